@@ -1,0 +1,248 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from scipy.stats import binomtest, norm, t
+
+from vandatta_sim.stats import (
+    Estimate,
+    games_for_half_width,
+    mean_interval,
+    paired_difference,
+    proportion,
+    unpaired_difference,
+    verdict,
+    wilson_interval,
+    win_rate_half_width,
+)
+
+Z95 = norm.ppf(0.975)
+
+
+def wilson_by_hand(k, n, z=Z95):
+    """The textbook Wilson score interval, written out independently of the module."""
+    p = k / n
+    denominator = 1 + z**2 / n
+    centre = (p + z**2 / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / n + z**2 / (4 * n**2))
+    return centre - half, centre + half
+
+
+# -- Wilson ------------------------------------------------------------------------------------
+
+
+def test_wilson_textbook_value():
+    low, high = wilson_interval(81, 263)
+    assert (round(low, 4), round(high, 4)) == (0.2553, 0.3662)
+    assert (low, high) == pytest.approx(wilson_by_hand(81, 263), abs=1e-12)
+
+
+@pytest.mark.parametrize("k,n", [(81, 263), (0, 10), (10, 10), (1, 2), (500, 1000), (3, 1000)])
+def test_wilson_matches_scipy(k, n):
+    ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+    assert wilson_interval(k, n) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_wilson_other_confidence():
+    ci = binomtest(30, 120).proportion_ci(confidence_level=0.99, method="wilson")
+    assert wilson_interval(30, 120, 0.99) == pytest.approx((ci.low, ci.high), abs=1e-12)
+
+
+def test_wilson_vectorised():
+    k = np.array([[0, 5, 81], [10, 263, 1]])
+    n = np.array([[10, 10, 263], [10, 263, 2]])
+    low, high = wilson_interval(k, n)
+    assert low.shape == high.shape == (2, 3)
+    for i, j in np.ndindex(k.shape):
+        assert (low[i, j], high[i, j]) == pytest.approx(wilson_by_hand(k[i, j], n[i, j]))
+
+
+def test_wilson_edges():
+    assert all(math.isnan(v) for v in wilson_interval(0, 0))
+    low, high = wilson_interval(np.array([0, 3]), np.array([0, 4]))
+    assert math.isnan(low[0]) and math.isnan(high[0]) and 0 < low[1] < high[1] < 1
+    low, high = wilson_interval(50, 50)  # all successes: the interval reaches exactly 1
+    assert high == 1.0 and low == pytest.approx(wilson_by_hand(50, 50)[0])
+    low, high = wilson_interval(0, 50)
+    assert low == 0.0 and high == pytest.approx(wilson_by_hand(0, 50)[1])
+
+
+@given(n=st.integers(1, 10**7), frac=st.floats(0, 1))
+def test_wilson_contains_estimate_inside_unit_interval(n, frac):
+    k = round(frac * n)
+    low, high = wilson_interval(k, n)
+    assert 0 <= low <= k / n <= high <= 1
+
+
+def test_wilson_coverage_by_simulation():
+    rng = np.random.default_rng(20240601)
+    n, reps = 200, 20_000
+    for p in (0.1, 0.26, 0.5):
+        k = rng.binomial(n, p, size=reps)
+        low, high = wilson_interval(k, n)
+        coverage = np.mean((low <= p) & (p <= high))
+        # Monte Carlo s.e. is 0.0015; Wilson's own coverage wobbles by about 0.01 around 0.95.
+        assert abs(coverage - 0.95) < 0.02, (p, coverage)
+
+
+def test_proportion():
+    est = proportion(81, 263)
+    assert est.value == 81 / 263 and est.n == 263
+    assert (est.low, est.high) == wilson_interval(81, 263)
+    empty = proportion(0, 0)
+    assert empty.n == 0 and all(math.isnan(v) for v in (empty.value, empty.low, empty.high))
+
+
+# -- means and differences -----------------------------------------------------------------------
+
+
+def test_mean_interval_small_sample_uses_t():
+    x = np.array([3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0])
+    est = mean_interval(x)
+    expected = t.interval(0.95, len(x) - 1, loc=x.mean(), scale=x.std(ddof=1) / math.sqrt(len(x)))
+    assert est.value == pytest.approx(x.mean())
+    assert (est.low, est.high) == pytest.approx(expected)
+    assert est.n == 8
+
+
+def test_mean_interval_large_sample_uses_normal():
+    x = np.random.default_rng(1).normal(10, 3, size=1000)
+    est = mean_interval(x)
+    assert est.half_width == pytest.approx(Z95 * x.std(ddof=1) / math.sqrt(1000))
+
+
+def test_mean_interval_edges_and_booleans():
+    empty = mean_interval([])
+    assert empty.n == 0 and math.isnan(empty.value) and math.isnan(empty.low)
+    one = mean_interval([2.5])
+    assert one.value == 2.5 and math.isnan(one.low) and math.isnan(one.high)
+    est = mean_interval(np.array([True, False, True, True] * 10))
+    assert est.value == 0.75 and est.n == 40
+
+
+def test_mean_interval_coverage_by_simulation():
+    rng = np.random.default_rng(7)
+    samples = rng.exponential(2.0, size=(2000, 12))  # skewed and small: t-based interval
+    intervals = [mean_interval(row) for row in samples]
+    hits = [est.low <= 2.0 <= est.high for est in intervals]
+    # Skewness costs t-intervals a little coverage at n = 12; s.e. of the estimate is 0.005.
+    assert 0.89 < np.mean(hits) < 0.97
+
+
+def correlated_outcomes(rng, n, shift):
+    """Points of two variants on the same deals: a shared deal effect plus small own noise."""
+    deal = rng.normal(0, 5, size=n)
+    return deal + rng.normal(0, 1, size=n) + shift, deal + rng.normal(0, 1, size=n)
+
+
+def test_paired_difference_is_mean_of_differences_and_narrower():
+    rng = np.random.default_rng(3)
+    a, b = correlated_outcomes(rng, 5000, shift=0.1)
+    paired = paired_difference(a, b)
+    unpaired = unpaired_difference(a, b)
+    assert paired.value == pytest.approx(np.mean(a - b))
+    assert paired.n == 5000
+    assert paired == mean_interval(a - b)
+    assert unpaired.value == pytest.approx(a.mean() - b.mean())
+    assert paired.half_width < unpaired.half_width / 3
+    assert paired.significant and not unpaired.significant
+
+
+def test_paired_difference_coverage_by_simulation():
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(1000):
+        a, b = correlated_outcomes(rng, 100, shift=0.3)
+        est = paired_difference(a, b)
+        hits += est.low <= 0.3 <= est.high
+    assert abs(hits / 1000 - 0.95) < 0.025  # Monte Carlo s.e. 0.007
+
+
+def test_paired_difference_of_win_indicators():
+    rng = np.random.default_rng(5)
+    base = rng.random(100_000)
+    a, b = base < 0.30, base < 0.28  # variant a wins every deal b wins, and some more
+    est = paired_difference(a, b)
+    assert est.value == pytest.approx(a.mean() - b.mean())
+    d = a.astype(float) - b.astype(float)
+    assert est.half_width == pytest.approx(Z95 * d.std(ddof=1) / math.sqrt(len(d)))
+    assert est.significant
+
+
+def test_paired_difference_requires_equal_lengths():
+    with pytest.raises(ValueError, match="same shape"):
+        paired_difference([1, 2, 3], [1, 2])
+
+
+def test_unpaired_difference_welch():
+    rng = np.random.default_rng(9)
+    a, b = rng.normal(1, 2, size=400), rng.normal(0, 1, size=900)
+    est = unpaired_difference(a, b)
+    se = math.sqrt(a.var(ddof=1) / 400 + b.var(ddof=1) / 900)
+    assert est.half_width == pytest.approx(Z95 * se)
+    assert est.n == 1300
+    small = unpaired_difference(a[:10], b[:20])  # small samples: Welch t is wider than normal
+    se_small = math.sqrt(a[:10].var(ddof=1) / 10 + b[:20].var(ddof=1) / 20)
+    assert small.half_width > Z95 * se_small
+    assert math.isnan(unpaired_difference([1.0], [1.0, 2.0]).low)
+
+
+# -- planning and stopping -----------------------------------------------------------------------
+
+
+def test_win_rate_half_width():
+    low, high = wilson_interval(2612, 10_000)
+    assert win_rate_half_width(2612, 10_000) == pytest.approx((high - low) / 2)
+    widths = win_rate_half_width(np.array([0, 10, 2612]), np.array([0, 40, 10_000]))
+    assert widths[0] == np.inf and widths[1] > widths[2] > 0
+
+
+@pytest.mark.parametrize("p", [0.0, 0.05, 0.26, 0.5, 0.9, 1.0])
+@pytest.mark.parametrize("h", [0.002, 0.01, 0.05])
+def test_games_for_half_width_is_the_smallest_sufficient_n(p, h):
+    n = games_for_half_width(p, h)
+    assert isinstance(n, int)
+    # Fractional successes p * n keep the observed rate exactly p.
+    assert win_rate_half_width(p * n, n) <= h + 1e-12
+    if n > 1:
+        assert win_rate_half_width(p * (n - 1), n - 1) > h
+
+
+def test_games_for_half_width_planning_values():
+    # Close to the textbook z² p (1 - p) / h² (Wilson needs about z² fewer games).
+    normal = Z95**2 * 0.25 / 0.01**2
+    assert normal - Z95**2 - 1 <= games_for_half_width(0.5, 0.01) <= normal
+    assert games_for_half_width(np.array([0.1, 0.5]), 0.01).tolist() == [
+        games_for_half_width(0.1, 0.01),
+        games_for_half_width(0.5, 0.01),
+    ]
+    with pytest.raises(ValueError):
+        games_for_half_width(0.5, 0)
+
+
+# -- Estimate and wording ------------------------------------------------------------------------
+
+
+def test_estimate_formatting():
+    est = Estimate(0.26123, 0.25814, 0.26432, 10_000)
+    assert str(est) == "0.2612 [0.2581, 0.2643]"
+    assert est.format() == "0.261 [0.258, 0.264]"
+    assert est.format(percent=True) == "26.1% [25.8, 26.4]"
+    assert est.format(4, percent=True) == "26.12% [25.81, 26.43]"
+    assert est.half_width == pytest.approx(0.00309)
+
+
+def test_significance_and_verdict():
+    up = Estimate(0.02, 0.01, 0.03, 100)
+    down = Estimate(-0.02, -0.03, -0.01, 100)
+    flat = Estimate(0.001, -0.01, 0.012, 100)
+    assert up.significant and down.significant and not flat.significant
+    assert verdict(up).startswith("difference: significant (0.0200 [0.0100, 0.0300]")
+    assert verdict(flat, "win-rate change") == (
+        "win-rate change: not distinguishable at this precision (0.0010 [-0.0100, 0.0120])"
+    )
+    nothing = mean_interval([1.0])
+    assert not nothing.significant
+    assert "not enough data" in verdict(nothing)
