@@ -1,0 +1,925 @@
+"""The compiled Vändåtta engine: deal, turn, policies, matches, batch runner and event trace.
+
+Everything the kernels need lives in this one module on purpose: numba's on-disk cache does not
+notice edits in *other* modules that a cached kernel calls, so splitting the kernels over files
+invites stale caches. The Python-facing API is :mod:`vandatta_sim.simulate`; the rules the
+kernels implement are RULES.md plus the choices written down in ``docs/engine-rules.md``.
+
+Encoding (see :mod:`vandatta_sim.cards`): a card type is ``rank * 4 + suit`` (52 cards) or
+52/53 (jokers). A hand is two 64-bit masks per seat: ``lo`` has a bit for every type held at
+least once, ``hi`` for every type held twice (two decks), so legality is ``lo & allowed`` and
+``popcount(lo) + popcount(hi)`` is the hand size. The talon is an array from which each draw
+takes a uniformly random remaining card (a lazily shuffled pile).
+
+Randomness: game ``i`` of a run owns a private splitmix64 stream seeded from ``(seed, i)``, so a
+game's result does not depend on threads, blocks or chunks, and any game can be replayed alone.
+
+Kernel conventions: functions ending in ``_nb`` are compiled; they see only arrays and scalars.
+The rules arrive as an int64 vector indexed by the ``R_*`` constants, mutable per-deal scalars
+live in an int64 vector indexed by ``S_*``. Small helpers are ``inline="always"``: numba
+otherwise pays reference counting for every array argument of every call in the inner loop.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import prange, types
+from numba.core import cgutils
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from .trace import Event
+
+njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+inline = functools.partial(njit, inline="always")
+
+# --- rules vector layout (filled by simulate.kernel_rules) -----------------------------------
+(R_PLAYERS, R_DECKS, R_HAND, R_JOKERS, R_JOKER_EFFECT, R_START_EIGHT, R_START_ACE,
+ R_MUST_PLAY, R_STACKING, R_EIGHT_SAME, R_EIGHT_ON_ACE, R_EIGHT_ON_EIGHT, R_ACE_ON_EIGHT,
+ R_ACE_ON_ACE, R_ACE_DRAW, R_ACE_EXTRA, R_DRAW_LIMIT, R_SPECIALS_DRAW, R_OUT_ON_SPECIAL,
+ R_LAST_START_SUIT, R_TWO_DRAWS_TWO, R_CALL_AT, R_CALL_PENALTY, R_RESHUFFLES, R_MATCH_KIND,
+ R_MATCH_PARAM, R_ELIM_PASS, R_SIZE) = range(28)
+
+JOKER_EFFECTS = ("reverse", "draw_two", "super_eight")
+START_EIGHT = ("bury", "dealer_names", "forehand_names")
+START_ACE = ("all_draw", "all_but_dealer_draw", "dealer_draws", "bury")
+ACE_ON_ACE = ("forbidden", "allowed", "counter")
+MATCH_KINDS = ("single", "deals", "elimination", "best_of")
+JK_REVERSE, JK_DRAW_TWO, JK_SUPER_EIGHT = 0, 1, 2
+SE_BURY, SE_DEALER, SE_FOREHAND = 0, 1, 2
+SA_ALL, SA_ALL_BUT_DEALER, SA_DEALER, SA_BURY = 0, 1, 2, 3
+AA_FORBIDDEN, AA_ALLOWED, AA_COUNTER = 0, 1, 2
+M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
+
+# --- the constant vector C: rules, then scale points, seat policies, seat forget thresholds ----
+C_SCALE = R_SIZE
+C_POL = C_SCALE + 54
+C_FORGET = C_POL + 10  # probability * 2**53, compared with 53 random bits
+C_SIZE = C_FORGET + 10
+
+# --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays ------- ------------------------------------------------------------------
+(S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
+ S_START_SUIT, S_PLAYS, S_DRAWS, S_NEV, S_RECORD, S_CALL_FORGOT, S_TURNS, S_SWAPPED,
+ S_SIZE) = range(19)
+G_TALON = S_SIZE
+G_DISCARD = G_TALON + 108
+G_LACKS = G_DISCARD + 108  # per position: bit s = has shown it cannot follow suit s
+G_SEATS = G_LACKS + 10  # per position (0 = förhand): the absolute seat
+G_ACTIVE = G_SEATS + 10  # per seat: still in the match
+G_TOTALS = G_ACTIVE + 10  # per seat: match points
+G_WINS = G_TOTALS + 10  # per seat: deals won
+G_POINTS = G_WINS + 10  # per position: points of the deal just played
+G_SIZE = G_POINTS + 10
+
+# --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
+HI = 10
+H_RNG = 20
+H_SIZE = 21
+
+EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
+
+# --- policies: to add one, write a branch in _choose_nb and add its name here ------------------
+POLICIES = ("random", "greedy", "expert", "eight-dumper")
+POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(4)
+
+# --- limits ------------------------------------------------------------------------------------
+TURN_CAP = 5000  # turns in one deal; a deal reaching it is flagged `capped`
+DEAL_CAP = 1000  # deals in one match
+MAX_SEATS = 10
+TALON_SIZE = 2 * 54
+BLOCK = 64  # games per parallel work item (results never depend on it)
+
+# --- card masks --------------------------------------------------------------------------------
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+
+
+def _mask(cards) -> np.uint64:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return np.uint64(m)
+
+
+SUIT_MASK = np.array([_mask(r * 4 + s for r in range(13)) for s in range(4)], dtype=np.uint64)
+RANK_MASK = np.array([_mask(r * 4 + s for s in range(4)) for r in range(13)], dtype=np.uint64)
+ACES = RANK_MASK[0]
+TWOS = RANK_MASK[1]
+EIGHTS = RANK_MASK[7]
+JOKERS = _mask((52, 53))
+ORDINARY = _mask(range(52)) & ~ACES & ~EIGHTS
+
+# splitmix64 constants
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+U30, U27, U31, U32, U11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32), np.uint64(11)
+LOW32 = np.uint64(0xFFFFFFFF)
+
+# event codes as plain ints for the kernels
+EV_NEW_DEAL, EV_DEAL, EV_START, EV_BURY, EV_TURN, EV_PLAY, EV_NAME_SUIT, EV_DRAW, EV_PASS = (
+    int(Event.NEW_DEAL), int(Event.DEAL), int(Event.START), int(Event.BURY), int(Event.TURN),
+    int(Event.PLAY), int(Event.NAME_SUIT), int(Event.DRAW), int(Event.PASS))
+EV_RESHUFFLE, EV_CALL, EV_END_DEAL, EV_SCORE, EV_ELIMINATED, EV_END_MATCH, EV_SWAP = (
+    int(Event.RESHUFFLE), int(Event.CALL), int(Event.END_DEAL), int(Event.SCORE),
+    int(Event.ELIMINATED), int(Event.END_MATCH), int(Event.SWAP))
+CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = range(6)
+END_WON, END_BLOCKED, END_CAPPED = 0, 1, 2
+
+
+# ================================================================================================
+# bits and randomness
+# ================================================================================================
+@intrinsic
+def _popcount(typingctx, x):
+    """llvm.ctpop: one instruction, where a Python-level bit loop would cost dozens."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@inline
+def _low_bit(m):
+    return np.int64(trailing_zeros(m))
+
+
+@inline
+def _nth_bit(m, n):
+    for _ in range(n):
+        m &= m - ONE
+    return np.int64(trailing_zeros(m))
+
+
+@inline
+def _bit(card):
+    return ONE << np.uint64(card)
+
+
+@inline
+def _mix64(z):
+    z = (z ^ (z >> U30)) * MIX1
+    z = (z ^ (z >> U27)) * MIX2
+    return z ^ (z >> U31)
+
+
+@njit
+def game_seed_nb(seed_key, game):
+    """The first state of game ``game``'s private stream: a hash of (seed, game index)."""
+    return _mix64(_mix64(np.uint64(seed_key) ^ (np.uint64(game) * GOLDEN)) + GOLDEN)
+
+
+@inline
+def _next_u64(H):
+    H[H_RNG] += GOLDEN
+    return _mix64(H[H_RNG])
+
+
+@inline
+def _rand_below(H, n):
+    """Uniform integer in [0, n), exact (Lemire's multiply-and-reject)."""
+    un = np.uint64(n)
+    m = (_next_u64(H) >> U32) * un
+    if (m & LOW32) < un:
+        t = (LOW32 + ONE - un) % un
+        while (m & LOW32) < t:
+            m = (_next_u64(H) >> U32) * un
+    return np.int64(m >> U32)
+
+
+# ================================================================================================
+# hands, talon, trace
+# ================================================================================================
+@inline
+def _hand_add(H, p, card):
+    b = _bit(card)
+    if H[p] & b:
+        H[HI + p] |= b
+    else:
+        H[p] |= b
+
+
+@inline
+def _hand_remove(H, p, card):
+    b = _bit(card)
+    if H[HI + p] & b:
+        H[HI + p] &= ~b
+    else:
+        H[p] &= ~b
+
+
+@inline
+def _hand_count(H, p):
+    return _popcount(H[p]) + _popcount(H[HI + p])
+
+
+@inline
+def _suit_count(H, p, mask):
+    return _popcount(H[p] & mask) + _popcount(H[HI + p] & mask)
+
+
+@inline
+def _emit(G, tr, kind, seat, a, b):
+    if G[S_RECORD]:
+        k = G[S_NEV]
+        if k < tr.shape[0]:
+            tr[k, 0] = kind
+            tr[k, 1] = seat
+            tr[k, 2] = a
+            tr[k, 3] = b
+        G[S_NEV] = k + 1
+
+
+@inline
+def _take(G, H):
+    """Remove and return a uniformly random card of the talon (which must not be empty)."""
+    nt = G[S_NT]
+    j = _rand_below(H, nt)
+    card = G[G_TALON + j]
+    G[G_TALON + j] = G[G_TALON + nt - 1]
+    G[S_NT] = nt - 1
+    return card
+
+
+@inline
+def _draw(C, G, H, tr, p, cause):
+    """Player p draws one card (reshuffling the discards if allowed); -1 if nothing to draw."""
+    if G[S_NT] == 0:
+        nd = G[S_ND]
+        if nd <= 1 or (C[R_RESHUFFLES] >= 0 and G[S_RESHUFFLES] >= C[R_RESHUFFLES]):
+            return -1
+        for k in range(nd - 1):
+            G[G_TALON + k] = G[G_DISCARD + k]
+        G[G_DISCARD + 0] = G[G_DISCARD + nd - 1]
+        G[S_ND] = 1
+        G[S_NT] = nd - 1
+        G[S_RESHUFFLES] += 1
+        _emit(G, tr, EV_RESHUFFLE, -1, nd - 1, 0)
+    card = _take(G, H)
+    _hand_add(H, p, card)
+    G[S_DRAWS] += 1
+    _emit(G, tr, EV_DRAW, G[G_SEATS + p], card, cause)
+    return card
+
+
+@njit
+def _draw_n(C, G, H, tr, p, n, cause):
+    got = 0
+    for _ in range(n):
+        if _draw(C, G, H, tr, p, cause) < 0:
+            break
+        got += 1
+    return got
+
+
+# ================================================================================================
+# legality
+# ================================================================================================
+@inline
+def _last_card_mask(C, G):
+    """Cards allowed to empty the hand (RULES: no special unless out_on_special; start suit)."""
+    m = ~ZERO
+    if not C[R_OUT_ON_SPECIAL]:
+        m = ORDINARY
+    if C[R_LAST_START_SUIT]:
+        m &= SUIT_MASK[G[S_START_SUIT]]
+    return m
+
+
+@inline
+def _on_eight_mask(C, suit):
+    """Non-eight cards that may follow an eight-like top of ``suit``."""
+    m = SUIT_MASK[suit] & ORDINARY
+    if C[R_ACE_ON_EIGHT]:
+        m |= SUIT_MASK[suit] & ACES
+    return m
+
+
+@inline
+def _follow_ups(C, G, lo, count):
+    """Cards that could follow this player's own eight under eight_follow=same_player."""
+    f = lo & (ORDINARY | (ACES if C[R_ACE_ON_EIGHT] else ZERO))
+    if count == 2:  # eight + follow-up: the follow-up empties the hand
+        f &= _last_card_mask(C, G)
+    return f
+
+
+@inline
+def _legal(C, G, lo, count):
+    """Mask of the card types in hand ``lo`` (``count`` cards) that may be played now."""
+    eff = G[S_EFF]
+    suit = G[S_SUIT]
+    if eff == EFF_ORDINARY:
+        m = SUIT_MASK[suit] | RANK_MASK[G[S_RANK]] | EIGHTS
+        if not G[S_TOP_JOKER]:
+            m |= JOKERS
+    elif eff == EFF_ACE:
+        m = SUIT_MASK[suit] & ORDINARY
+        if C[R_ACE_ON_ACE] != AA_FORBIDDEN:
+            m |= ACES
+        if C[R_EIGHT_ON_ACE]:
+            m |= EIGHTS
+    else:
+        m = _on_eight_mask(C, suit)
+        if C[R_EIGHT_ON_EIGHT]:
+            m |= EIGHTS
+    m &= lo
+    if C[R_SPECIALS_DRAW] and (lo & ORDINARY) == ZERO:
+        return ZERO
+    if count == 1:
+        m &= _last_card_mask(C, G)
+    if C[R_EIGHT_SAME] and (m & EIGHTS) and not (count == 1 and C[R_OUT_ON_SPECIAL]):
+        if _follow_ups(C, G, lo, count) == ZERO:
+            m &= ~EIGHTS
+    return m
+
+
+# ================================================================================================
+# policies
+# ================================================================================================
+@inline
+def _best_suit(H, p, allowed_suits, prefer_suits):
+    """Suit with most ordinary cards in hand among ``allowed_suits`` (ties: lowest suit);
+    a suit in ``prefer_suits`` that the player holds wins over a longer one."""
+    best = -1
+    best_score = -1
+    for s in range(4):
+        if not (allowed_suits >> s) & 1:
+            continue
+        k = _suit_count(H, p, SUIT_MASK[s] & ORDINARY)
+        if k > 0 and (prefer_suits >> s) & 1:
+            k += 100
+        if k > best_score:
+            best_score = k
+            best = s
+    return best
+
+
+@inline
+def _greedy_pick(C, m):
+    """The legal card worth most points (ties: lowest card type)."""
+    best = -1
+    best_points = -1
+    while m:
+        c = _low_bit(m)
+        m &= m - ONE
+        if C[C_SCALE + c] > best_points:
+            best_points = C[C_SCALE + c]
+            best = c
+    return best
+
+
+@njit
+def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
+    """Seeds 000/002's advice: dump expensive ordinary cards first, keep eights for the end,
+    keep an ace for an opponent on one card, never strand the hand with only specials,
+    prefer suits the next player lacks and suits the hand is long in."""
+    lo = H[p]
+    best = -1
+    best_score = -1 << 40
+    mm = m
+    while mm:
+        c = _low_bit(mm)
+        mm &= mm - ONE
+        b = _bit(c)
+        score = C[C_SCALE + c] * 10
+        if b & EIGHTS:
+            score -= 100000 if count > 3 else 1000
+        elif b & JOKERS:
+            score -= 5000
+        elif b & ACES:
+            score += 50000 if min_opponent == 1 else -3000
+        if count > 1:
+            rest_lo = lo if (H[HI + p] & b) else lo & ~b
+            if (rest_lo & ORDINARY) == ZERO:
+                score -= 20000  # would leave only specials in hand
+        if c < 52:
+            s = c & 3
+            score += 30 * _suit_count(H, p, SUIT_MASK[s] & ORDINARY)
+            if (next_lacks >> s) & 1:
+                score += 200
+        if score > best_score:
+            best_score = score
+            best = c
+    return best
+
+
+@inline
+def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
+    """The card type policy ``pol`` plays from legal mask ``m``; -1 to draw instead
+    (only offered when ``may_pass``, i.e. must_play is off)."""
+    if m == ZERO:
+        return -1
+    if pol == POL_RANDOM:
+        k = _popcount(m)
+        j = _rand_below(H, k + 1 if may_pass else k)
+        return -1 if j == k else _nth_bit(m, j)
+    if pol == POL_EIGHT_DUMPER and (m & EIGHTS):
+        return _low_bit(m & EIGHTS)
+    if pol == POL_EXPERT:
+        c = _expert_pick(C, H, m, p, count, next_lacks, min_opponent)
+        if may_pass and (_bit(c) & EIGHTS) and count > 3:
+            return -1  # keep the eight for the end: draw instead
+        return c
+    non_eights = m & ~EIGHTS
+    return _greedy_pick(C, non_eights if non_eights else m)
+
+
+# ================================================================================================
+# playing cards
+# ================================================================================================
+@inline
+def _set_top(G, card):
+    b = _bit(card)
+    G[S_TOP_JOKER] = 1 if b & JOKERS else 0
+    if b & JOKERS:
+        return
+    G[S_SUIT] = card & 3
+    G[S_RANK] = card >> 2
+    G[S_EFF] = EFF_ACE if b & ACES else EFF_ORDINARY
+
+
+@inline
+def _place(C, G, H, tr, p, card):
+    """Move ``card`` from p's hand to the pile; returns the hand size left.
+    Emits PLAY and, when this card made a call due, CALL."""
+    before = _hand_count(H, p)
+    _hand_remove(H, p, card)
+    G[G_DISCARD + G[S_ND]] = card
+    G[S_ND] += 1
+    G[S_PLAYS] += 1
+    _emit(G, tr, EV_PLAY, G[G_SEATS + p], card, 0)
+    if card < 52:
+        G[G_LACKS + p] &= ~(1 << (card & 3))
+    left = before - 1
+    if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
+        threshold = C[C_FORGET + G[G_SEATS + p]]
+        forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
+        if forgot:
+            G[S_CALL_FORGOT] = 1
+        _emit(G, tr, EV_CALL, G[G_SEATS + p], 0 if forgot else 1, 0)
+    return left
+
+
+@njit
+def _ace_draws(C, G, H, tr, p, n):
+    """Every other player draws ace_draw cards, in the direction of play from the ace's player."""
+    for k in range(1, n):
+        q = (p + k * (G[S_DIR] + n)) % n  # + n keeps it non-negative
+        _draw_n(C, G, H, tr, q, C[R_ACE_DRAW], CAUSE_ACE)
+
+
+@inline
+def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
+    suit = _best_suit(H, p, allowed_suits, next_lacks if pol == POL_EXPERT else 0)
+    G[S_EFF] = EFF_EIGHT
+    G[S_SUIT] = suit
+    _emit(G, tr, EV_NAME_SUIT, G[G_SEATS + p], suit, 0)
+    return suit
+
+
+@inline
+def _stack_next(C, G, H, pol, p, rank):
+    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop.
+    The last card of a stack sets the suit, so the stack ends on the suit p is longest in."""
+    if not C[R_STACKING] or (rank == 7 and pol == POL_EXPERT):
+        return -1  # the expert keeps its eights for the end
+    same = H[p] & RANK_MASK[rank]
+    if same == ZERO:
+        return -1
+    rest = _hand_count(H, p)
+    card = _low_bit(same)
+    if (card & 3) == _best_suit(H, p, 15, 0) and _suit_count(H, p, RANK_MASK[rank]) > 1:
+        others = same & ~_bit(card)
+        if others:
+            card = _low_bit(others)
+    if rest == 1 and not (_bit(card) & _last_card_mask(C, G)):
+        return -1
+    if rank == 7 and C[R_EIGHT_SAME] and _follow_ups(C, G, H[p], rest) == ZERO:
+        return -1  # this eight would leave no follow-up card
+    return card
+
+
+@inline
+def _play_card(C, G, H, tr, pol, p, n, card):
+    """Play ``card`` (already known to be legal) with stacking, naming and all its effects.
+    Returns 2 if the hand is now empty, 1 if the player moves again (ace), else 0.
+    (Written as one loop with one call of each helper so that inlining stays small.)"""
+    nxt = (p + G[S_DIR] + n) % n
+    while True:  # one round per card placed: stacked cards and an eight's follow-up too
+        if _place(C, G, H, tr, p, card) == 0:
+            return 2  # the deal ends at once; the card's effect no longer matters
+        rank = -1
+        name_suits = 0  # suits the player may name now (0: nothing to name)
+        follow = ZERO  # same-player follow-up cards after an eight
+        if _bit(card) & JOKERS:
+            G[S_TOP_JOKER] = 1  # the card under the joker stays in force for matching
+            effect = C[R_JOKER_EFFECT]
+            if effect == JK_REVERSE:
+                G[S_DIR] = -G[S_DIR]
+            elif effect == JK_DRAW_TWO:
+                G[S_DUTY_TWO] += 2
+            else:
+                name_suits = 15
+        else:
+            rank = card >> 2
+            _set_top(G, card)
+            if rank == 0:
+                if C[R_ACE_ON_ACE] == AA_COUNTER:
+                    G[S_DUTY_ACE] += C[R_ACE_DRAW]
+                else:
+                    _ace_draws(C, G, H, tr, p, n)
+            elif rank == 1 and C[R_TWO_DRAWS_TWO]:
+                G[S_DUTY_TWO] += 2
+            stacked = _stack_next(C, G, H, pol, p, rank)
+            if stacked >= 0:
+                card = stacked
+                continue
+            if rank == 7:
+                name_suits = 15
+                if C[R_EIGHT_SAME]:
+                    follow = _follow_ups(C, G, H[p], _hand_count(H, p) + 1)
+                    name_suits = 0
+                    for s in range(4):
+                        if follow & SUIT_MASK[s]:
+                            name_suits |= 1 << s
+        if name_suits:
+            suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
+            if rank == 7 and C[R_EIGHT_SAME]:
+                card = _choose(C, H, pol, follow & SUIT_MASK[suit], False, p,
+                               _hand_count(H, p), G[G_LACKS + nxt], MAX_SEATS)
+                continue  # the same player follows up in the named suit
+            return 0
+        if rank == 0 and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
+            return 1
+        return 0
+
+
+# ================================================================================================
+# a turn, a deal, a match
+# ================================================================================================
+@inline
+def _min_opponent(H, p, n):
+    best = 1 << 20
+    for q in range(n):
+        if q != p:
+            best = min(best, _hand_count(H, q))
+    return best
+
+
+@inline
+def _move(C, G, H, tr, pol, p, n):
+    """One move of player p: the card it plays from hand, or else it draws; returns the drawn
+    card if that one is to be played, or -1 after a pass."""
+    count = _hand_count(H, p)
+    m = _legal(C, G, H[p], count)
+    nxt = (p + G[S_DIR] + n) % n
+    min_opp = _min_opponent(H, p, n) if pol == POL_EXPERT else MAX_SEATS
+    card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
+    if card >= 0:
+        return card
+    if m == ZERO:
+        G[G_LACKS + p] |= 1 << G[S_SUIT]  # seen by everyone: it could not follow this suit
+    drawn = 0
+    limit = C[R_DRAW_LIMIT]
+    while limit == 0 or drawn < limit:
+        card = _draw(C, G, H, tr, p, CAUSE_DRAW)
+        if card < 0:
+            break
+        drawn += 1
+        count += 1
+        if _legal(C, G, H[p], count) & _bit(card):  # only the drawn card may be played now
+            return card
+    _emit(G, tr, EV_PASS, G[G_SEATS + p], 0, 0)
+    return -1
+
+
+@inline
+def _answer_duty(C, G, H, tr, pol, p, n):
+    """A pending counter-ace or two duty: the ace / two that answers it, or else p draws the
+    whole duty, passes, and -1 is returned."""
+    if G[S_DUTY_ACE] > 0:
+        answers = H[p] & ACES
+        cause = CAUSE_COUNTER
+    else:
+        answers = H[p] & TWOS if C[R_TWO_DRAWS_TWO] else ZERO
+        cause = CAUSE_TWO
+    count = _hand_count(H, p)
+    if count == 1:
+        answers &= _last_card_mask(C, G)
+    nxt = (p + G[S_DIR] + n) % n
+    card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                   MAX_SEATS)
+    if card >= 0:
+        return card
+    duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
+    G[S_DUTY_ACE] = 0
+    G[S_DUTY_TWO] = 0
+    _draw_n(C, G, H, tr, p, duty, cause)
+    _emit(G, tr, EV_PASS, G[G_SEATS + p], 0, 0)
+    return -1
+
+
+@inline
+def _hand_points(C, lo, hi):
+    total = 0
+    while lo:
+        total += C[C_SCALE + _low_bit(lo)]
+        lo &= lo - ONE
+    while hi:
+        total += C[C_SCALE + _low_bit(hi)]
+        hi &= hi - ONE
+    return total
+
+
+@njit
+def _swap_in(G, H, tr, q, rank):
+    """Swap experiment: exchange one of q's ordinary cards (of another rank) for a card of
+    ``rank`` from the talon. Uses its own random numbers, so that the game's stream, and hence
+    every later random choice, is the same as in the unswapped game."""
+    out_mask = H[q] & ORDINARY & ~RANK_MASK[rank]
+    n_in = 0
+    for j in range(G[S_NT]):
+        if G[G_TALON + j] >> 2 == rank and G[G_TALON + j] < 52:
+            n_in += 1
+    if out_mask == ZERO or n_in == 0:
+        return
+    side = np.empty(H_SIZE, np.uint64)
+    side[H_RNG] = _mix64(H[H_RNG] ^ MIX2)
+    out_card = _nth_bit(out_mask, _rand_below(side, _popcount(out_mask)))
+    k = _rand_below(side, n_in)
+    for j in range(G[S_NT]):
+        if G[G_TALON + j] >> 2 == rank and G[G_TALON + j] < 52:
+            if k == 0:
+                in_card = G[G_TALON + j]
+                G[G_TALON + j] = out_card
+                _hand_remove(H, q, out_card)
+                _hand_add(H, q, in_card)
+                G[S_SWAPPED] = 1
+                _emit(G, tr, EV_SWAP, G[G_SEATS + q], out_card, in_card)
+                return
+            k -= 1
+
+
+@njit
+def _start_card(C, G, H, tr, n):
+    card = _take(G, H)
+    _emit(G, tr, EV_START, -1, card, 0)
+    for _ in range(TALON_SIZE):
+        b = _bit(card)
+        bury = (b & JOKERS) or ((b & EIGHTS) and C[R_START_EIGHT] == SE_BURY) or (
+            (b & ACES) and C[R_START_ACE] == SA_BURY)
+        if not bury or G[S_NT] == 0:
+            break
+        again = _take(G, H)
+        G[G_TALON + G[S_NT]] = card  # back into the talon; later draws are random anyway
+        G[S_NT] += 1
+        _emit(G, tr, EV_BURY, -1, card, 0)
+        _emit(G, tr, EV_START, -1, again, 0)
+        card = again
+    G[G_DISCARD + 0] = card
+    G[S_ND] = 1
+    b = _bit(card)
+    if b & JOKERS:  # kept only when nothing else could be turned: clubs are in force
+        G[S_TOP_JOKER] = 1
+        G[S_EFF] = EFF_EIGHT
+        G[S_SUIT] = 0
+    else:
+        _set_top(G, card)
+        if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
+            namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
+            _name(G, H, tr, C[C_POL + G[G_SEATS + namer]], namer, 15, G[G_LACKS + 0])
+        elif (b & ACES) and C[R_START_ACE] != SA_BURY:
+            mode = C[R_START_ACE]
+            first = n - 1 if mode == SA_DEALER else 0
+            last = n - 2 if mode == SA_ALL_BUT_DEALER else n - 1
+            for q in range(first, last + 1):
+                _draw_n(C, G, H, tr, q, C[R_ACE_DRAW],
+                        CAUSE_START_ACE)
+    G[S_START_SUIT] = G[S_SUIT]
+
+
+@inline
+def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
+    """Play one deal among the n seats ``seats`` (förhand first, dealer last).
+    Returns the winner's position, -1 if blocked, -2 if capped; fills ``deal_points``."""
+    G[S_ND] = 0
+    G[S_DIR] = 1
+    G[S_DUTY_ACE] = 0
+    G[S_DUTY_TWO] = 0
+    G[S_TOP_JOKER] = 0
+    G[S_RESHUFFLES] = 0
+    G[S_PLAYS] = 0
+    G[S_DRAWS] = 0
+    k = 0
+    for _ in range(C[R_DECKS]):
+        for c in range(52):
+            G[G_TALON + k] = c
+            k += 1
+        for j in range(C[R_JOKERS]):
+            G[G_TALON + k] = 52 + j
+            k += 1
+    G[S_NT] = k
+    _emit(G, tr, EV_NEW_DEAL, G[G_SEATS + n - 1], G[G_SEATS + 0], deal_no)
+    for q in range(n):
+        H[q] = ZERO
+        H[HI + q] = ZERO
+        G[G_LACKS + q] = 0
+        for _ in range(C[R_HAND]):
+            card = _take(G, H)
+            _hand_add(H, q, card)
+            _emit(G, tr, EV_DEAL, G[G_SEATS + q], card, 0)
+    if swap_rank >= 0 and deal_no == 0:
+        _swap_in(G, H, tr, swap_pos, swap_rank)
+    if deal_no == 0:
+        for q in range(n):
+            eights[G[G_SEATS + q]] = _suit_count(H, q, EIGHTS)
+            aces[G[G_SEATS + q]] = _suit_count(H, q, ACES)
+    _start_card(C, G, H, tr, n)
+
+    p = 0
+    idle = 0
+    result = -2
+    reason = END_CAPPED
+    turns = 0
+    while turns < TURN_CAP:
+        turns += 1
+        _emit(G, tr, EV_TURN, G[G_SEATS + p], 0, 0)
+        plays, draws = G[S_PLAYS], G[S_DRAWS]
+        G[S_CALL_FORGOT] = 0
+        pol = C[C_POL + G[G_SEATS + p]]
+        duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
+        status = 1
+        while status == 1:  # an ace's extra turn is another move
+            if duty:
+                card = _answer_duty(C, G, H, tr, pol, p, n)
+                duty = False
+            else:
+                card = _move(C, G, H, tr, pol, p, n)
+            status = _play_card(C, G, H, tr, pol, p, n, card) if card >= 0 else 0
+        if status == 2:
+            result = p
+            reason = END_WON
+            break
+        if G[S_CALL_FORGOT]:
+            _draw_n(C, G, H, tr, p, C[R_CALL_PENALTY],
+                    CAUSE_CALL)
+        idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
+        if idle >= n:
+            result = -1
+            reason = END_BLOCKED
+            break
+        p = (p + G[S_DIR] + n) % n
+    G[S_TURNS] = turns
+    for q in range(n):
+        G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
+    _emit(G, tr, EV_END_DEAL, G[G_SEATS + result] if result >= 0 else -1, reason, 0)
+    return result
+
+
+# outcome columns of the per-game int64 table
+(O_WINNER, O_TURNS, O_PLAYS, O_DRAWS, O_RESHUFFLES, O_BLOCKED, O_CAPPED, O_DEALS, O_SWAPPED,
+ O_FIRST_WINNER, O_SIZE) = range(11)
+
+
+@inline
+def _lowest_total(G, n):
+    best = -1
+    low = 1 << 60
+    tie = False
+    for k in range(n):
+        t = G[G_TOTALS + G[G_SEATS + k]]
+        if t < low:
+            low, best, tie = t, G[G_SEATS + k], False
+        elif t == low:
+            tie = True
+    return -1 if tie else best
+
+
+@inline
+def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
+    """One game: a single deal or a whole match, by C[R_MATCH_KIND]."""
+    n_seats = C[R_PLAYERS]
+    kind = C[R_MATCH_KIND]
+    target = C[R_MATCH_PARAM]
+    for q in range(n_seats):
+        G[G_ACTIVE + q] = 1
+        G[G_TOTALS + q] = 0
+        G[G_WINS + q] = 0
+    for j in range(O_SIZE):
+        out[j] = 0
+    out[O_FIRST_WINNER] = -1
+    dealer = n_seats - 1
+    winner = -1
+    G[S_SWAPPED] = 0
+    for deal_no in range(DEAL_CAP):
+        n = 0
+        q = dealer
+        for _ in range(n_seats):  # seats in playing order, förhand first, the dealer last
+            q = (q + 1) % n_seats
+            if G[G_ACTIVE + q]:
+                G[G_SEATS + n] = q
+                n += 1
+        swap_pos = 0
+        if swap_rank >= 0:
+            for k in range(n):
+                if G[G_SEATS + k] == swap_seat:
+                    swap_pos = k
+        res = _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces)
+        out[O_DEALS] += 1
+        out[O_TURNS] += G[S_TURNS]
+        out[O_PLAYS] += G[S_PLAYS]
+        out[O_DRAWS] += G[S_DRAWS]
+        out[O_RESHUFFLES] += G[S_RESHUFFLES]
+        if deal_no == 0:
+            out[O_FIRST_WINNER] = G[G_SEATS + res] if res >= 0 else -1
+        for k in range(n):
+            G[G_TOTALS + G[G_SEATS + k]] += G[G_POINTS + k]
+            _emit(G, tr, EV_SCORE, G[G_SEATS + k], G[G_POINTS + k], G[G_TOTALS + G[G_SEATS + k]])
+        if res == -1:
+            out[O_BLOCKED] += 1
+        elif res >= 0:
+            G[G_WINS + G[G_SEATS + res]] += 1
+        if kind == M_SINGLE:
+            winner = G[G_SEATS + res] if res >= 0 else -1
+            out[O_CAPPED] = 1 if res == -2 else 0
+            break
+        if res == -2:
+            out[O_CAPPED] = 1
+            break
+        if kind == M_DEALS:
+            if deal_no + 1 >= target:
+                winner = _lowest_total(G, n)
+                break
+        elif kind == M_BEST_OF:
+            if res >= 0 and G[G_WINS + G[G_SEATS + res]] >= target // 2 + 1:
+                winner = G[G_SEATS + res]
+                break
+        else:
+            n_out = 0
+            for k in range(n):
+                t = G[G_TOTALS + G[G_SEATS + k]]
+                if t > target or (t == target and not C[R_ELIM_PASS]):
+                    n_out += 1
+            if n_out == n:
+                winner = _lowest_total(G, n)
+                break
+            for k in range(n):
+                t = G[G_TOTALS + G[G_SEATS + k]]
+                if t > target or (t == target and not C[R_ELIM_PASS]):
+                    G[G_ACTIVE + G[G_SEATS + k]] = 0
+                    _emit(G, tr, EV_ELIMINATED, G[G_SEATS + k], 0, 0)
+            if n - n_out == 1:
+                for k in range(n):
+                    if G[G_ACTIVE + G[G_SEATS + k]]:
+                        winner = G[G_SEATS + k]
+                break
+        q = dealer
+        for _ in range(n_seats):
+            q = (q + 1) % n_seats
+            if G[G_ACTIVE + q]:
+                dealer = q
+                break
+    else:
+        out[O_CAPPED] = 1
+    if kind != M_SINGLE:
+        _emit(G, tr, EV_END_MATCH, winner, out[O_DEALS], 0)
+    out[O_WINNER] = winner
+    out[O_SWAPPED] = G[S_SWAPPED]
+    for q in range(n_seats):
+        points[q] = G[G_TOTALS + q]
+
+
+@njit(parallel=True)
+def run_batch_nb(C, seed_key, first_game, swap_rank, swap_seat, record, tr, out, points, eights,
+                 aces):
+    """Play games first_game … first_game + len(out) - 1 into the output arrays.
+
+    Game g uses only its own random stream (seed_key, first_game + g), so the results are the
+    same for any number of threads. ``record`` writes game 0's events into ``tr`` (use it with a
+    single game); the number of events is returned.
+    """
+    n_games = out.shape[0]
+    n_seats = C[R_PLAYERS]
+    n_blocks = (n_games + BLOCK - 1) // BLOCK
+    n_events = 0
+    for b in prange(n_blocks):
+        G = np.zeros(G_SIZE, np.int64)
+        H = np.zeros(H_SIZE, np.uint64)
+        G[S_RECORD] = record
+        for g in range(b * BLOCK, min(n_games, (b + 1) * BLOCK)):
+            H[H_RNG] = game_seed_nb(seed_key, first_game + g)
+            G[S_NEV] = 0
+            seat = swap_seat if swap_seat >= 0 else (first_game + g) % n_seats
+            _play_game(C, G, H, tr, swap_rank, seat, out[g], points[g], eights[g], aces[g])
+        if record:
+            n_events = G[S_NEV]
+    return n_events

@@ -1,0 +1,257 @@
+"""The public batch API: play N games under one rules object and get a pandas DataFrame.
+
+Game ``i`` of a run depends only on ``(seed, i)``, the rules and the seat settings, so a run
+split into chunks, or played on any number of threads, gives the same table, and
+:func:`trace_game` replays any single game with its full event record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import pandas as pd
+
+from . import engine as E
+from .cards import EIGHT, RANK_NAMES
+from .rules import Rules
+
+
+class SimulationError(ValueError):
+    """Bad simulation settings (policies, seeds, counts); the message is one line."""
+
+
+SeatSpec = str | Sequence | Mapping | None
+
+
+def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
+    """Per-seat values from ``NAME`` (all seats), a list, a mapping ``{seat|"all": value}`` or
+    ``"all=NAME,1=NAME"`` strings."""
+    values = [default] * n_seats
+    if spec is None:
+        return values
+    if isinstance(spec, str) or np.isscalar(spec):
+        spec = [spec]
+    if isinstance(spec, Mapping):
+        items = list(spec.items())
+    elif all(isinstance(s, str) and "=" in s for s in spec):
+        items = [tuple(s.split("=", 1)) for s in spec]
+    else:
+        if len(spec) == 1:
+            return [parse(spec[0])] * n_seats
+        if len(spec) != n_seats:
+            raise SimulationError(f"{what}: {len(spec)} values for {n_seats} seats")
+        return [parse(v) for v in spec]
+    for seat, value in items:
+        seat = str(seat).strip()
+        if seat == "all":
+            values = [parse(value)] * n_seats
+            continue
+        if not seat.isdigit() or not 0 <= int(seat) < n_seats:
+            raise SimulationError(
+                f"{what}: seat {seat!r} is not allowed; allowed: all, 0–{n_seats - 1}")
+        values[int(seat)] = parse(value)
+    return values
+
+
+def _parse_policy(name) -> int:
+    name = str(name).strip()
+    if name not in E.POLICIES:
+        raise SimulationError(f"policy {name!r} is not allowed; allowed: {', '.join(E.POLICIES)}")
+    return E.POLICIES.index(name)
+
+
+def _parse_probability(value) -> float:
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        p = -1.0
+    if not 0.0 <= p <= 1.0:
+        raise SimulationError(f"forget {value!r} is not allowed; allowed: a probability 0–1")
+    return p
+
+
+@dataclass(frozen=True)
+class Seats:
+    """Per-seat simulation settings: each seat's policy and its chance of forgetting a call."""
+
+    policies: tuple[str, ...]
+    forget: tuple[float, ...]
+
+    @classmethod
+    def build(cls, n_seats: int, policies: SeatSpec = None, forget: SeatSpec = None) -> Seats:
+        pol = _per_seat(policies, n_seats, E.POL_RANDOM, _parse_policy, "policy")
+        fgt = _per_seat(forget, n_seats, 0.0, _parse_probability, "forget")
+        return cls(tuple(E.POLICIES[p] for p in pol), tuple(fgt))
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        pol = np.full(E.MAX_SEATS, E.POL_RANDOM, np.int64)
+        pol[: len(self.policies)] = [E.POLICIES.index(p) for p in self.policies]
+        fgt = np.zeros(E.MAX_SEATS, np.float64)
+        fgt[: len(self.forget)] = self.forget
+        return pol, fgt
+
+    def describe(self) -> str:
+        if len(set(self.policies)) == 1:
+            text = f"all={self.policies[0]}"
+        else:
+            text = ",".join(f"{i}={p}" for i, p in enumerate(self.policies))
+        if any(self.forget):
+            text += " forget=" + ",".join(f"{f:g}" for f in self.forget)
+        return text
+
+
+def kernel_rules(rules: Rules) -> np.ndarray:
+    """The rules as the int64 vector the kernels read (layout: ``engine.R_*``)."""
+    R = np.zeros(E.R_SIZE, np.int64)
+    R[E.R_PLAYERS] = rules.players
+    R[E.R_DECKS] = rules.n_decks
+    R[E.R_HAND] = rules.hand_size
+    R[E.R_JOKERS] = rules.jokers
+    R[E.R_JOKER_EFFECT] = E.JOKER_EFFECTS.index(rules.joker_effect)
+    R[E.R_START_EIGHT] = E.START_EIGHT.index(rules.start_eight)
+    R[E.R_START_ACE] = E.START_ACE.index(rules.start_ace)
+    R[E.R_MUST_PLAY] = rules.must_play
+    R[E.R_STACKING] = rules.stacking
+    R[E.R_EIGHT_SAME] = rules.eight_follow == "same_player"
+    R[E.R_EIGHT_ON_ACE] = rules.eight_on_ace
+    R[E.R_EIGHT_ON_EIGHT] = rules.eight_on_eight
+    R[E.R_ACE_ON_EIGHT] = rules.ace_on_eight
+    R[E.R_ACE_ON_ACE] = E.ACE_ON_ACE.index(rules.ace_on_ace)
+    R[E.R_ACE_DRAW] = rules.ace_draw
+    R[E.R_ACE_EXTRA] = rules.ace_extra_turn
+    R[E.R_DRAW_LIMIT] = rules.draw_limit
+    R[E.R_SPECIALS_DRAW] = rules.specials_only_must_draw
+    R[E.R_OUT_ON_SPECIAL] = rules.out_on_special
+    R[E.R_LAST_START_SUIT] = rules.last_card_start_suit
+    R[E.R_TWO_DRAWS_TWO] = rules.two_draws_two
+    R[E.R_CALL_AT] = rules.call_at
+    R[E.R_CALL_PENALTY] = rules.call_penalty
+    R[E.R_RESHUFFLES] = -1 if rules.reshuffles == "unlimited" else rules.reshuffles
+    R[E.R_MATCH_KIND] = E.MATCH_KINDS.index(rules.match_kind)
+    R[E.R_MATCH_PARAM] = rules.match_param
+    R[E.R_ELIM_PASS] = rules.eliminate_at == "pass"
+    return R
+
+
+def seed_key(seed: int) -> np.uint64:
+    """The 64-bit key of a user seed (numpy SeedSequence: well mixed, any non-negative int)."""
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise SimulationError(f"seed {seed!r} is not allowed; allowed: an integer ≥ 0")
+    return np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0]
+
+
+def _swap_rank(swap) -> int:
+    if swap is None:
+        return -1
+    if isinstance(swap, str):
+        if swap.upper() not in RANK_NAMES:
+            raise SimulationError(f"swap {swap!r} is not allowed; allowed: {', '.join(RANK_NAMES)}")
+        return RANK_NAMES.index(swap.upper())
+    if not 0 <= int(swap) < 13:
+        raise SimulationError(f"swap rank {swap!r} is not allowed; allowed: 0–12 or a rank name")
+    return int(swap)
+
+
+def kernel_constants(rules: Rules, seats: Seats) -> np.ndarray:
+    """Everything constant during a run, as the int64 vector the kernels read (``engine.C_*``)."""
+    C = np.zeros(E.C_SIZE, np.int64)
+    C[: E.R_SIZE] = kernel_rules(rules)
+    C[E.C_SCALE: E.C_SCALE + 54] = rules.scale_points()
+    pol, fgt = seats.arrays()
+    C[E.C_POL: E.C_POL + E.MAX_SEATS] = pol
+    C[E.C_FORGET: E.C_FORGET + E.MAX_SEATS] = np.round(fgt * 2.0**53).astype(np.int64)
+    return C
+
+
+def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record):
+    C = kernel_constants(rules, seats)
+    out = np.zeros((n_games, E.O_SIZE), np.int64)
+    P = rules.players
+    points = np.zeros((n_games, P), np.int64)
+    eights = np.zeros((n_games, P), np.int64)
+    aces = np.zeros((n_games, P), np.int64)
+    trace = np.zeros((record, 4), np.int32) if record else np.zeros((1, 4), np.int32)
+    if swap_seat is not None and not 0 <= swap_seat < P:
+        raise SimulationError(f"swap_seat {swap_seat} is not allowed; allowed: 0–{P - 1}")
+    previous = numba.get_num_threads()
+    if threads is not None:
+        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+            raise SimulationError(
+                f"threads {threads} is not allowed; allowed: 1–{numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(threads)
+    try:
+        n_events = E.run_batch_nb(C, seed_key(seed), first_game, _swap_rank(swap),
+                                  -1 if swap_seat is None else swap_seat, 1 if record else 0,
+                                  trace, out, points, eights, aces)
+    finally:
+        numba.set_num_threads(previous)
+    return out, points, eights, aces, trace, n_events
+
+
+def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "random",
+             forget: SeatSpec = None, first_game: int = 0, threads: int | None = None,
+             swap=None, swap_seat: int | None = None) -> pd.DataFrame:
+    """Play ``games`` games (deals or matches, by ``rules.match``) and return one row per game.
+
+    Parameters
+    ----------
+    policies, forget : a name/number for every seat, a list per seat, or a mapping
+        ``{"all": ..., 0: ...}`` / strings ``"all=expert"``, ``"1=greedy"``.
+    first_game : index of the first game; ``simulate(..., games=n, first_game=k)`` returns
+        exactly rows k … k+n-1 of a longer run with the same seed.
+    threads : number of threads (default: numba's current setting, normally all cores).
+    swap, swap_seat : swap experiment: in the first deal, one ordinary card of seat
+        ``swap_seat`` (default: game index mod players) is exchanged for a card of rank
+        ``swap`` (``"8"``, ``"A"``, …) from the talon, leaving every random number unchanged.
+
+    Columns: ``game, winner, points_<s>, turns, plays, draws, reshuffles, blocked, capped,
+    deals, first_winner, eights_<s>, aces_<s>`` (and ``swapped`` for a swap run). Seats are
+    numbered from förhand of the first deal. ``winner`` is -1 for a blocked/capped deal or a
+    drawn match; ``points_<s>`` are deal points for single deals, match totals otherwise.
+    """
+    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
+        raise SimulationError(f"games {games!r} is not allowed; allowed: an integer ≥ 0")
+    if isinstance(first_game, bool) or not isinstance(first_game, int | np.integer) or first_game < 0:
+        raise SimulationError(f"first_game {first_game!r} is not allowed; allowed: an integer ≥ 0")
+    seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
+    out, points, eights, aces, _, _ = _run(rules, int(games), seed, seats, int(first_game),
+                                           threads, swap, swap_seat, 0)
+    P = rules.players
+    columns = {"game": np.arange(first_game, first_game + games, dtype=np.int64),
+               "winner": out[:, E.O_WINNER].astype(np.int8)}
+    for s in range(P):
+        columns[f"points_{s}"] = points[:, s].astype(np.int32)
+    columns.update(
+        turns=out[:, E.O_TURNS].astype(np.int32), plays=out[:, E.O_PLAYS].astype(np.int32),
+        draws=out[:, E.O_DRAWS].astype(np.int32),
+        reshuffles=out[:, E.O_RESHUFFLES].astype(np.int32),
+        blocked=out[:, E.O_BLOCKED].astype(np.int16), capped=out[:, E.O_CAPPED].astype(bool),
+        deals=out[:, E.O_DEALS].astype(np.int16),
+        first_winner=out[:, E.O_FIRST_WINNER].astype(np.int8))
+    for s in range(P):
+        columns[f"eights_{s}"] = eights[:, s].astype(np.int8)
+    for s in range(P):
+        columns[f"aces_{s}"] = aces[:, s].astype(np.int8)
+    if swap is not None:
+        columns["swapped"] = out[:, E.O_SWAPPED].astype(bool)
+    return pd.DataFrame(columns)
+
+
+def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random",
+               forget: SeatSpec = None, swap=None, swap_seat: int | None = None) -> np.ndarray:
+    """Replay game ``game`` of the run with ``seed`` and return its events, an int32 array of
+    rows ``(kind, seat, a, b)`` (format: docs/engine-rules.md). Same game as in :func:`simulate`."""
+    seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
+    capacity = 4096
+    while True:
+        *_, trace, n_events = _run(rules, 1, seed, seats, int(game), 1, swap, swap_seat, capacity)
+        if n_events <= capacity:
+            return trace[:n_events].copy()
+        capacity = int(n_events) + 16
+
+
+__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
+           "EIGHT"]
