@@ -787,7 +787,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
 
 # outcome columns of the per-game int64 table
 (O_WINNER, O_TURNS, O_PLAYS, O_DRAWS, O_RESHUFFLES, O_BLOCKED, O_CAPPED, O_DEALS, O_SWAPPED,
- O_FIRST_WINNER, O_SIZE) = range(11)
+ O_FIRST_WINNER, O_EVENTS, O_SIZE) = range(12)
 
 
 @inline
@@ -894,6 +894,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         _emit(G, tr, EV_END_MATCH, winner, out[O_DEALS], 0)
     out[O_WINNER] = winner
     out[O_SWAPPED] = G[S_SWAPPED]
+    out[O_EVENTS] = G[S_NEV]
     for q in range(n_seats):
         points[q] = G[G_TOTALS + q]
 
@@ -905,12 +906,11 @@ def run_batch_nb(C, seed_key, first_game, swap_rank, swap_seat, record, tr, out,
 
     Game g uses only its own random stream (seed_key, first_game + g), so the results are the
     same for any number of threads. ``record`` writes game 0's events into ``tr`` (use it with a
-    single game); the number of events is returned.
+    single game); the number of events recorded is in ``out[:, O_EVENTS]``.
     """
     n_games = out.shape[0]
     n_seats = C[R_PLAYERS]
     n_blocks = (n_games + BLOCK - 1) // BLOCK
-    n_events = 0
     for b in prange(n_blocks):
         G = np.zeros(G_SIZE, np.int64)
         H = np.zeros(H_SIZE, np.uint64)
@@ -920,6 +920,3 @@ def run_batch_nb(C, seed_key, first_game, swap_rank, swap_seat, record, tr, out,
             G[S_NEV] = 0
             seat = swap_seat if swap_seat >= 0 else (first_game + g) % n_seats
             _play_game(C, G, H, tr, swap_rank, seat, out[g], points[g], eights[g], aces[g])
-        if record:
-            n_events = G[S_NEV]
-    return n_events

@@ -183,12 +183,12 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
                 f"threads {threads} is not allowed; allowed: 1–{numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(threads)
     try:
-        n_events = E.run_batch_nb(C, seed_key(seed), first_game, _swap_rank(swap),
+        E.run_batch_nb(C, seed_key(seed), first_game, _swap_rank(swap),
                                   -1 if swap_seat is None else swap_seat, 1 if record else 0,
                                   trace, out, points, eights, aces)
     finally:
         numba.set_num_threads(previous)
-    return out, points, eights, aces, trace, n_events
+    return out, points, eights, aces, trace, int(out[0, E.O_EVENTS]) if record else 0
 
 
 def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "random",
