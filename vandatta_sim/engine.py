@@ -59,12 +59,14 @@ M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
 C_SCALE = R_SIZE
 C_POL = C_SCALE + 54
 C_FORGET = C_POL + 10  # probability * 2**53, compared with 53 random bits
-C_SIZE = C_FORGET + 10
+C_SCRIPT_LEN = C_FORGET + 10  # scripted deck for tests: number of cards, then the cards
+C_SCRIPT = C_SCRIPT_LEN + 1
+C_SIZE = C_SCRIPT + 108
 
-# --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays ------- ------------------------------------------------------------------
+# --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays -------
 (S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
  S_START_SUIT, S_PLAYS, S_DRAWS, S_NEV, S_RECORD, S_CALL_FORGOT, S_TURNS, S_SWAPPED,
- S_SIZE) = range(19)
+ S_SCRIPTED, S_SIZE) = range(20)
 G_TALON = S_SIZE
 G_DISCARD = G_TALON + 108
 G_LACKS = G_DISCARD + 108  # per position: bit s = has shown it cannot follow suit s
@@ -240,9 +242,10 @@ def _emit(G, tr, kind, seat, a, b):
 
 @inline
 def _take(G, H):
-    """Remove and return a uniformly random card of the talon (which must not be empty)."""
+    """Remove and return a uniformly random card of the talon (which must not be empty);
+    in a scripted deal, the top card (the end of the talon array)."""
     nt = G[S_NT]
-    j = _rand_below(H, nt)
+    j = nt - 1 if G[S_SCRIPTED] else _rand_below(H, nt)
     card = G[G_TALON + j]
     G[G_TALON + j] = G[G_TALON + nt - 1]
     G[S_NT] = nt - 1
@@ -707,6 +710,25 @@ def _start_card(C, G, H, tr, n):
     G[S_START_SUIT] = G[S_SUIT]
 
 
+@njit
+def _script_talon(C, G):
+    """Order the talon so that the scripted cards come off the top first, in script order
+    (the rest of the pack follows in a fixed order). Used by scenario tests."""
+    nt = G[S_NT]
+    n_script = C[C_SCRIPT_LEN]
+    rest = nt
+    for i in range(n_script):  # move each scripted card to the end of the unscripted part
+        card = C[C_SCRIPT + i]
+        for j in range(rest):
+            if G[G_TALON + j] == card:
+                G[G_TALON + j] = G[G_TALON + rest - 1]
+                G[G_TALON + rest - 1] = card
+                rest -= 1
+                break
+    # script[0] now sits at the end of the array, the top of the talon, script[1] below it, …
+    G[S_SCRIPTED] = 1
+
+
 @inline
 def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     """Play one deal among the n seats ``seats`` (förhand first, dealer last).
@@ -728,6 +750,9 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
             G[G_TALON + k] = 52 + j
             k += 1
     G[S_NT] = k
+    G[S_SCRIPTED] = 0
+    if C[C_SCRIPT_LEN] > 0 and deal_no == 0:
+        _script_talon(C, G)
     _emit(G, tr, EV_NEW_DEAL, G[G_SEATS + n - 1], G[G_SEATS + 0], deal_no)
     for q in range(n):
         H[q] = ZERO

@@ -7,6 +7,7 @@ split into chunks, or played on any number of threads, gives the same table, and
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from . import engine as E
-from .cards import EIGHT, RANK_NAMES
+from .cards import RANK_NAMES, card_name, parse_card
 from .rules import Rules
 
 
@@ -155,7 +156,7 @@ def _swap_rank(swap) -> int:
     return int(swap)
 
 
-def kernel_constants(rules: Rules, seats: Seats) -> np.ndarray:
+def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = ()) -> np.ndarray:
     """Everything constant during a run, as the int64 vector the kernels read (``engine.C_*``)."""
     C = np.zeros(E.C_SIZE, np.int64)
     C[: E.R_SIZE] = kernel_rules(rules)
@@ -163,11 +164,20 @@ def kernel_constants(rules: Rules, seats: Seats) -> np.ndarray:
     pol, fgt = seats.arrays()
     C[E.C_POL: E.C_POL + E.MAX_SEATS] = pol
     C[E.C_FORGET: E.C_FORGET + E.MAX_SEATS] = np.round(fgt * 2.0**53).astype(np.int64)
+    cards = [parse_card(c) if isinstance(c, str) else int(c) for c in deck]
+    available = Counter({c: rules.n_decks for c in range(52)})
+    available.update({52 + j: rules.n_decks for j in range(rules.jokers)})
+    for card, count in Counter(cards).items():
+        if count > available[card]:
+            raise SimulationError(f"deck: {card_name(card)} appears {count} times; the pack has "
+                                  f"{available[card]}")
+    C[E.C_SCRIPT_LEN] = len(cards)
+    C[E.C_SCRIPT: E.C_SCRIPT + len(cards)] = cards
     return C
 
 
-def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record):
-    C = kernel_constants(rules, seats)
+def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=()):
+    C = kernel_constants(rules, seats, deck)
     out = np.zeros((n_games, E.O_SIZE), np.int64)
     P = rules.players
     points = np.zeros((n_games, P), np.int64)
@@ -241,17 +251,23 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "rand
 
 
 def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random",
-               forget: SeatSpec = None, swap=None, swap_seat: int | None = None) -> np.ndarray:
+               forget: SeatSpec = None, swap=None, swap_seat: int | None = None,
+               deck: Sequence[str | int] = ()) -> np.ndarray:
     """Replay game ``game`` of the run with ``seed`` and return its events, an int32 array of
-    rows ``(kind, seat, a, b)`` (format: docs/engine-rules.md). Same game as in :func:`simulate`."""
+    rows ``(kind, seat, a, b)`` (format: docs/engine-rules.md). Same game as in :func:`simulate`.
+
+    ``deck`` scripts the first deal for scenario tests: cards (``"♠Q"``, ``"H10"``, …) in the
+    order they come off the pack: seat 0's hand, seat 1's, …, the start card, then the talon
+    from the top; the rest of the pack follows in a fixed order.
+    """
     seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
     capacity = 4096
     while True:
-        *_, trace, n_events = _run(rules, 1, seed, seats, int(game), 1, swap, swap_seat, capacity)
+        *_, trace, n_events = _run(rules, 1, seed, seats, int(game), 1, swap, swap_seat, capacity,
+                                   deck)
         if n_events <= capacity:
             return trace[:n_events].copy()
         capacity = int(n_events) + 16
 
 
-__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
-           "EIGHT"]
+__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key"]
