@@ -506,7 +506,7 @@ def _stack_next(C, G, H, pol, p, rank):
             card = _low_bit(others)
     if rest == 1 and not (_bit(card) & _last_card_mask(C, G)):
         return -1
-    if rank == 7 and C[R_EIGHT_SAME] and _follow_ups(C, G, H[p], rest) == ZERO:
+    if rank == 7 and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
         return -1  # this eight would leave no follow-up card
     return card
 
@@ -618,6 +618,8 @@ def _answer_duty(C, G, H, tr, pol, p, n):
     count = _hand_count(H, p)
     if count == 1:
         answers &= _last_card_mask(C, G)
+    if C[R_SPECIALS_DRAW] and (H[p] & ORDINARY) == ZERO:
+        answers = ZERO  # a hand of only specials has no legal play, not even an answer
     nxt = (p + G[S_DIR] + n) % n
     card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                    MAX_SEATS)
@@ -683,7 +685,12 @@ def _start_card(C, G, H, tr, n):
         if not bury or G[S_NT] == 0:
             break
         again = _take(G, H)
-        G[G_TALON + G[S_NT]] = card  # back into the talon; later draws are random anyway
+        if G[S_SCRIPTED]:  # a scripted pack is ordered: the buried card goes to the bottom
+            for j in range(G[S_NT], 0, -1):
+                G[G_TALON + j] = G[G_TALON + j - 1]
+            G[G_TALON] = card
+        else:  # back into the talon; draws take a random card anyway
+            G[G_TALON + G[S_NT]] = card
         G[S_NT] += 1
         _emit(G, tr, EV_BURY, -1, card, 0)
         _emit(G, tr, EV_START, -1, again, 0)

@@ -1,0 +1,159 @@
+"""The compiled engine: reproducibility, the DataFrame API, and the independent referee replaying
+thousands of games over random rule configurations (property-based)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from vandatta_sim.referee import referee
+from vandatta_sim.rules import PRESETS, Rules
+from vandatta_sim.simulate import SimulationError, simulate, trace_game
+from vandatta_sim.trace import Event
+
+SINGLE = Rules(match="single")
+
+
+def test_same_seed_same_games_any_thread_count():
+    one = simulate(SINGLE, 3000, seed=11, threads=1)
+    two = simulate(SINGLE, 3000, seed=11, threads=2)
+    pd.testing.assert_frame_equal(one, two)
+
+
+def test_chunks_concatenate_to_the_whole_run():
+    whole = simulate(PRESETS["seed002"], 600, seed=5)
+    parts = [simulate(PRESETS["seed002"], 200, seed=5, first_game=k) for k in (0, 200, 400)]
+    pd.testing.assert_frame_equal(whole, pd.concat(parts, ignore_index=True))
+
+
+def test_different_seeds_differ():
+    a = simulate(SINGLE, 500, seed=1)
+    b = simulate(SINGLE, 500, seed=2)
+    assert not a.equals(b)
+
+
+def test_columns_and_invariants():
+    df = simulate(SINGLE.replace(players=3), 2000, seed=3, policies=["random", "greedy", "expert"])
+    assert list(df.columns[:5]) == ["game", "winner", "points_0", "points_1", "points_2"]
+    won = df[df.winner >= 0]
+    # the winner of a deal scores nothing; every loser holds at least one card
+    for s in range(3):
+        assert (won.loc[won.winner == s, f"points_{s}"] == 0).all()
+        assert (won.loc[won.winner != s, f"points_{s}"] > 0).all()
+    assert df.deals.eq(1).all()
+    assert (df.plays > 0).all()
+    assert ((df.eights_0 + df.eights_1 + df.eights_2) <= 4).all()
+
+
+def test_trace_replays_the_same_game_as_simulate():
+    rules = PRESETS["seed000"]
+    df = simulate(rules, 40, seed=9, policies="expert")
+    for game in (0, 17, 39):
+        summary = referee(trace_game(rules, 9, game, policies="expert"), rules)
+        row = df.iloc[game]
+        assert summary["winner"] == row.winner
+        assert summary["deals"] == row.deals
+        assert summary["turns"] == row.turns
+        assert summary["plays"] == row.plays
+        assert summary["draws"] == row.draws
+        assert list(summary["totals"]) == [row[f"points_{s}"] for s in range(rules.players)]
+
+
+def test_first_player_advantage_is_visible_with_two_players():
+    """Sanity of the whole pipeline: RULES.md §4 says förhand has a small advantage."""
+    df = simulate(SINGLE.replace(players=2), 40_000, seed=4, policies="greedy")
+    assert (df.winner == 0).mean() > 0.5
+
+
+def test_swap_experiment_keeps_every_other_random_choice():
+    rules = SINGLE.replace(players=3)
+    base = simulate(rules, 300, seed=2)
+    swapped = simulate(rules, 300, seed=2, swap="8", swap_seat=1)
+    assert swapped.swapped.mean() > 0.9
+    assert (swapped.eights_1 >= base.eights_1).all()
+    assert (swapped.eights_1[swapped.swapped] == base.eights_1[swapped.swapped] + 1).all()
+    # the other seats' hands are untouched
+    assert (swapped.eights_0 == base.eights_0).all() and (swapped.aces_2 == base.aces_2).all()
+    trace = trace_game(rules, 2, 7, swap="8", swap_seat=1)
+    assert Event.SWAP in trace[:, 0]
+    referee(trace, rules)
+
+
+@pytest.mark.parametrize("bad", [
+    dict(games=-1), dict(games=1.5), dict(seed=-3), dict(seed="x"), dict(policies="smart"),
+    dict(policies={"9": "random"}), dict(forget="all=2"), dict(swap="Z"), dict(threads=0),
+])
+def test_bad_settings_are_one_line_errors(bad):
+    kwargs = dict(games=10, seed=0) | bad
+    with pytest.raises(SimulationError) as info:
+        simulate(SINGLE, **kwargs)
+    assert "\n" not in str(info.value)
+
+
+# --- property-based: random rule configurations, every game refereed ---------------------------
+_choices = {
+    "joker_effect": ["reverse", "draw_two", "super_eight"],
+    "start_eight": ["bury", "dealer_names", "forehand_names"],
+    "start_ace": ["all_draw", "all_but_dealer_draw", "dealer_draws", "bury"],
+    "eight_follow": ["next_player", "same_player"],
+    "ace_on_ace": ["forbidden", "allowed", "counter"],
+    "scale": ["base", "hundred", "crazy_eights"],
+    "eliminate_at": ["reach", "pass"],
+}
+_bools = ["must_play", "stacking", "eight_on_ace", "eight_on_eight", "ace_on_eight",
+          "ace_extra_turn", "specials_only_must_draw", "out_on_special", "last_card_start_suit",
+          "two_draws_two"]
+
+
+@st.composite
+def rule_sets(draw):
+    fields = {name: draw(st.sampled_from(values)) for name, values in _choices.items()}
+    fields |= {name: draw(st.booleans()) for name in _bools}
+    players = draw(st.integers(2, 7))
+    decks = draw(st.sampled_from(["auto", 1, 2]))
+    n_decks = (1 if players <= 5 else 2) if decks == "auto" else decks
+    jokers = draw(st.integers(0, 2))
+    max_hand = min(15, (n_decks * (52 + jokers) - 1) // players)
+    fields |= dict(
+        players=players, decks=decks, jokers=jokers, hand_size=draw(st.integers(1, max_hand)),
+        ace_draw=draw(st.integers(0, 3)), draw_limit=draw(st.integers(0, 5)),
+        call_at=draw(st.sampled_from([1, 3])), call_penalty=draw(st.integers(0, 5)),
+        reshuffles=draw(st.sampled_from([0, 1, 2, "unlimited"])),
+        match=draw(st.sampled_from(["single", "single", "deals:3", "elimination:60", "best_of:3"])),
+    )
+    return Rules(**fields)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
+    ["random", "greedy", "expert", "eight-dumper", "mixed"]))
+def test_referee_accepts_every_engine_game(rules, seed, policy):
+    policies = (["random", "greedy", "expert", "eight-dumper"] * 3)[: rules.players] \
+        if policy == "mixed" else policy
+    forget = {"all": 0.3}
+    df = simulate(rules, 12, seed=seed, policies=policies, forget=forget)
+    for game in range(12):
+        trace = trace_game(rules, seed, game, policies=policies, forget=forget)
+        summary = referee(trace, rules)
+        row = df.iloc[game]
+        assert summary["winner"] == row.winner
+        assert list(summary["totals"]) == [row[f"points_{s}"] for s in range(rules.players)]
+        assert summary["draws"] == row.draws and summary["plays"] == row.plays
+
+
+def test_referee_rejects_a_tampered_engine_trace():
+    rules = Rules(players=3, match="single")
+    trace = trace_game(rules, 1, 0)
+    plays = np.flatnonzero(trace[:, 0] == Event.PLAY)
+    bad = trace.copy()
+    bad[plays[3], 2] = (bad[plays[3], 2] + 4) % 52  # a card of another rank, same suit
+    with pytest.raises(AssertionError):
+        referee(bad, rules)
+    scored = trace.copy()
+    row = np.flatnonzero(scored[:, 0] == Event.SCORE)[0]
+    scored[row, 2] += 1
+    with pytest.raises(AssertionError):
+        referee(scored, rules)
