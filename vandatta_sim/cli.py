@@ -199,7 +199,7 @@ def write_table(df, out: str) -> None:
 @usage_errors
 def play_cmd(preset, rules_file, overrides, players, match, policies, forget, seed, game, check):
     """Narrate one game move by move (the same game as in `simulate` with this seed)."""
-    from .referee import referee
+    from .referee import RefereeError, referee
     from .trace import narrate
 
     rules = build_rules(preset, rules_file, overrides, players, match or "single")
@@ -207,7 +207,10 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
     trace = trace_game(rules, seed, game, policies=seats)
     click.echo(narrate(trace))
     if check:
-        referee(trace, rules)
+        try:
+            referee(trace, rules)
+        except RefereeError as exc:  # an engine bug: say so plainly, exit non-zero
+            raise click.ClickException(f"referee rejected the game: {exc}") from None
         click.echo("referee: every move legal, cards conserved, scores correct")
 
 

@@ -1,0 +1,127 @@
+"""The command line: outputs, and one clear error line with exit code 2 for bad input."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from vandatta_sim.cli import main
+
+
+def run(*args, **kwargs):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False, **kwargs)
+
+
+def test_rules_list_names_every_preset():
+    out = run("rules", "list").output
+    for name in ("standard", "seed000", "seed001", "seed001-hundred", "seed002", "svang-atta",
+                 "kids", "crazy-eights-scoring"):
+        assert name in out
+
+
+def test_rules_show_resolves_overrides():
+    result = run("rules", "show", "seed002", "--set", "draw_limit=1")
+    assert result.exit_code == 0
+    assert "draw_limit = 1" in result.output
+    assert 'start_eight = "forehand_names"' in result.output
+
+
+def test_simulate_prints_intervals_and_writes_table(tmp_path):
+    out = tmp_path / "games.parquet"
+    result = run("simulate", "--preset", "standard", "--match", "single", "--games", "2000",
+                 "--seed", "3", "--players", "3", "--policy", "all=greedy",
+                 "--policy", "1=expert", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "2,000 deals, 3 players" in result.output
+    assert "%" in result.output and "[" in result.output
+    df = pd.read_parquet(out)
+    assert len(df) == 2000 and set(df.winner) <= {-1, 0, 1, 2}
+    csv = tmp_path / "games.csv"
+    run("simulate", "--games", "50", "--out", str(csv))
+    assert len(pd.read_csv(csv)) == 50
+
+
+def test_play_narrates_and_referees():
+    result = run("play", "--preset", "seed002", "--seed", "7", "--game", "3")
+    assert result.exit_code == 0, result.output
+    assert "start card" in result.output and "wins the deal" in result.output or "blocked" in result.output
+    assert "referee: every move legal" in result.output
+    assert "♠" in result.output or "♥" in result.output
+
+
+BAD_INPUTS = [
+    ("simulate", "--preset", "nope"),
+    ("simulate", "--set", "draw_limit=9"),
+    ("simulate", "--set", "drawlimit=1"),
+    ("simulate", "--set", "draw_limit"),
+    ("simulate", "--set", "=3"),
+    ("simulate", "--set", "stacking=maybe"),
+    ("simulate", "--set", "players=11"),
+    ("simulate", "--set", "hand_size=0"),
+    ("simulate", "--set", "hand_size=15", "--set", "players=5"),
+    ("simulate", "--set", "decks=3"),
+    ("simulate", "--set", "jokers=3"),
+    ("simulate", "--set", "joker_effect=skip"),
+    ("simulate", "--set", "start_eight=shuffle"),
+    ("simulate", "--set", "start_ace=nobody"),
+    ("simulate", "--set", "ace_on_ace=sometimes"),
+    ("simulate", "--set", "ace_draw=4"),
+    ("simulate", "--set", "call_at=2"),
+    ("simulate", "--set", "call_penalty=-1"),
+    ("simulate", "--set", "reshuffles=-2"),
+    ("simulate", "--set", "scale=fifty"),
+    ("simulate", "--set", 'scale={"8"=-5}'),
+    ("simulate", "--set", "eliminate_at=never"),
+    ("simulate", "--match", "elimination:0"),
+    ("simulate", "--match", "league:3"),
+    ("simulate", "--players", "1"),
+    ("simulate", "--policy", "all=smart"),
+    ("simulate", "--policy", "7=random"),
+    ("simulate", "--policy", "x=random"),
+    ("simulate", "--forget", "all=1.5"),
+    ("simulate", "--forget", "all=often"),
+    ("simulate", "--games", "0"),
+    ("simulate", "--games", "-5"),
+    ("simulate", "--games", "many"),
+    ("simulate", "--seed", "-1"),
+    ("simulate", "--seed", "1.5"),
+    ("simulate", "--threads", "0"),
+    ("simulate", "--out", "table.xlsx"),
+    ("simulate", "--out", "/no/such/folder/games.parquet"),
+    ("simulate", "--rules", "/no/such/file.toml"),
+    ("rules", "show", "nope"),
+    ("play", "--game", "-1"),
+    ("play", "--preset", "nope"),
+]
+
+
+@pytest.mark.parametrize("args", BAD_INPUTS, ids=[" ".join(a) for a in BAD_INPUTS])
+def test_bad_input_is_one_error_line_and_exit_2(args, tmp_path):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_rules_files(tmp_path):
+    bad_toml = tmp_path / "bad.toml"
+    bad_toml.write_text("stacking = \n")
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text('preset = "seed002"\nstackin = true\n')
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00")
+    for path in (bad_toml, unknown, binary):
+        result = CliRunner().invoke(main, ["simulate", "--rules", str(path)])
+        assert result.exit_code == 2
+        assert result.output.count("\n") == 1 and str(path.name) in result.output
+
+
+def test_rules_file_with_preset_and_override(tmp_path):
+    variant = tmp_path / "house.toml"
+    variant.write_text('preset = "seed002"\ndraw_limit = 1\nscale = { base = "hundred", "8" = 40 }\n')
+    result = run("rules", "show", "--rules", str(variant))
+    assert result.exit_code == 0
+    assert "draw_limit = 1" in result.output and '"8" = 40' in result.output
