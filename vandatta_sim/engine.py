@@ -408,7 +408,7 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
                   and (rest_lo & SUIT_MASK[c & 3] & ~EIGHTS)):
                 score += 3000  # everyone draws, and the ace's suit can follow at once
             else:
-                score += 300
+                score -= 3000  # keep it for an opponent on one card
         if count > 1 and (rest_lo & ORDINARY) == ZERO:
             score -= 20000  # never strand the hand with only specials
         if c < 52:
