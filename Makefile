@@ -32,6 +32,25 @@ test-fast: install ## Run the tests without the slow ones
 bench: install ## Deals per second by preset, players, policy and threads, plus sweep overhead
 	$(CLI) bench --sweep-overhead
 
+# --- reports: each report depends on its script and the library; `make reports` redoes only the
+# stale ones, and the sweeps behind them reuse what results/ already holds.
+REPORT_LIB := vandatta_sim/analysis.py analyses/common.py $(filter-out vandatta_sim/cli%.py,$(wildcard vandatta_sim/*.py))
+
+reports/eight-value.md: analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed
+	$(PY) analyses/eight_value.py --out $@
+
+reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed
+	$(PY) analyses/variants.py --out $@
+
+# claims reads the eight-value runs back from results/, so eight-value runs first
+reports/claims.md: analyses/claims.py analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
+	$(PY) analyses/claims.py --out $@
+
+reports/README.md: analyses/index.py analyses/common.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md | $(VENV)/.installed
+	$(PY) analyses/index.py --out $@
+
+reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
+
 clean-cache: ## Remove numba's compiled-kernel cache (after editing the engine by hand)
 	rm -rf $(NUMBA_CACHE_DIR)
 

@@ -1,0 +1,215 @@
+"""Shared settings of the report scripts: game counts, seeds, command line, figures.
+
+Every game count and seed of every report is here, so ``reports/README.md`` can list them and
+a change shows up in one diff. ``--quick`` swaps in :data:`QUICK` (tiny counts, for tests and
+development; its results go to a separate store so they never mix with the real ones).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shlex
+import sys
+import time
+from pathlib import Path
+
+os.environ.setdefault("MPLBACKEND", "Agg")
+import matplotlib  # noqa: E402
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+try:
+    import vandatta_sim  # noqa: F401
+except ImportError:  # run from a checkout without installing: use the package next to us
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vandatta_sim import analysis  # noqa: E402
+
+#: Games per configuration in the committed reports. A "game" is a single deal or a whole
+#: match as the name says; "per seat" counts are per focal seat (the seats rotate).
+FULL = {
+    # eight-value.md
+    "swap_deals": 100_000,     # swap experiment, per (scale, players, rank): single deals
+    "swap_matches": 20_000,    # swap experiment, per (scale, players, rank): matches to 100
+    "h2h_deals": 50_000,       # hold vs dump, per (scale, players, policy, focal seat): deals
+    "h2h_matches": 10_000,     # hold vs dump, per (scale, players, policy, focal seat): matches
+    # variants.md
+    "variant_deals": 50_000,   # per (variant, players): single deals
+    "variant_matches": 10_000,  # per variant: matches to 100 at four players
+    "variant_skill": 25_000,   # per (variant, policy, focal seat): single deals, four players
+    # claims.md
+    "forhand_deals": 1_000_000,  # per number of players: single deals, standard
+    "claim_deals": 200_000,    # per rule set in the deal-length and eights comparisons
+    "claim_skill": 100_000,    # per (rule set or players, policy, focal seat)
+    "claim_swap": 200_000,     # per swap run in the two-aces experiment
+}
+#: What each count is, for reports/README.md.
+COUNT_NOTES = {
+    "swap_deals": ("eight-value, claims 10", "single deals per (scale, players, rank) and "
+                   "the unswapped baseline; all seats expert"),
+    "swap_matches": ("eight-value", "matches to 100 per (scale, players, rank) and baseline"),
+    "h2h_deals": ("eight-value, claims 4 and 9", "single deals per (scale, players, focal "
+                  "policy, focal seat)"),
+    "h2h_matches": ("eight-value, claims 4", "matches to 100 per (scale, players, focal "
+                    "policy, focal seat)"),
+    "variant_deals": ("variants", "single deals per (variant, players 2–5)"),
+    "variant_matches": ("variants", "matches to 100 per variant, 4 players"),
+    "variant_skill": ("variants", "single deals per (variant, focal policy, focal seat), "
+                      "4 players"),
+    "forhand_deals": ("claims 1 and 7", "single deals per number of players, standard"),
+    "claim_deals": ("claims 2, 3 and 6", "single deals per rule set, 4 players"),
+    "claim_skill": ("claims 2, 5 and 10", "single deals per (rule set or players, focal "
+                    "policy, focal seat)"),
+    "claim_swap": ("claims 5 and 8", "single deals per swap run"),
+}
+QUICK = {
+    "swap_deals": 2_000, "swap_matches": 300, "h2h_deals": 1_000, "h2h_matches": 200,
+    "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
+    "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
+}
+#: One fixed seed per experiment (policy substitution uses seed + focal seat).
+SEEDS = {
+    "swap_deals": 8_001,
+    "swap_matches": 8_002,
+    "h2h_deals": 8_100,
+    "h2h_matches": 8_200,
+    "variant_deals": 9_001,
+    "variant_matches": 9_002,
+    "variant_skill": 9_100,
+    "forhand_deals": 4_001,
+    "claim_deals": 4_002,
+    "claim_skill": 4_100,
+    "claim_swap": 4_003,
+}
+PLAYERS = (2, 3, 4, 5)
+#: Every experiment's tables: all seats play ``expert`` unless a comparison says otherwise.
+POLICY = "expert"
+
+FIGURE_DPI = 100
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2",
+          "#7f7f7f", "#bcbd22", "#17becf")
+plt.rcParams.update({
+    "figure.dpi": FIGURE_DPI, "savefig.dpi": FIGURE_DPI, "font.size": 9,
+    "axes.grid": True, "grid.alpha": 0.3, "svg.hashsalt": "vandatta",
+    "path.simplify": False,
+})
+
+
+class Context:
+    """What a report script needs: counts, runner, where to write, and a log."""
+
+    def __init__(self, args: argparse.Namespace, name: str):
+        self.args = args
+        self.name = name
+        self.quick = args.quick
+        self.counts = dict(QUICK if args.quick else FULL)
+        if args.fraction != 1.0:  # development: a share of the full counts
+            self.counts = {k: max(int(v * args.fraction), 100) for k, v in FULL.items()}
+        self.seeds = dict(SEEDS)
+        self.out = Path(args.out)
+        self.figures = self.out.parent / "figures"
+        self.figures.mkdir(parents=True, exist_ok=True)
+        scratch = args.quick or args.fraction != 1.0
+        store = args.store or ("results-quick" if scratch else "results")
+        use_sweep = None if args.backend == "auto" else args.backend == "sweep"
+        command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
+        self.runner = analysis.Runner(store=store, threads=args.threads, use_sweep=use_sweep,
+                                      command=command)
+        self.started = time.monotonic()
+
+    def log(self, message: str) -> None:
+        elapsed = time.monotonic() - self.started
+        print(f"[{self.name} {elapsed:6.0f}s] {message}", file=sys.stderr, flush=True)
+
+    def figure_path(self, stem: str) -> tuple[Path, str]:
+        """Where to save a figure, and its link relative to the report."""
+        path = self.figures / f"{stem}.png"
+        return path, f"figures/{path.name}"
+
+    def write(self, text: str) -> None:
+        self.out.parent.mkdir(parents=True, exist_ok=True)
+        self.out.write_text(text, encoding="utf-8")
+        self.log(f"wrote {self.out} ({self.runner.games_played:,} games requested)")
+
+
+def parse_args(description: str, default_out: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--out", default=default_out, help=f"report file (default {default_out})")
+    parser.add_argument("--quick", action="store_true",
+                        help="tiny game counts (tests, development); store results-quick")
+    parser.add_argument("--store", default=None,
+                        help="result store folder (default results, or results-quick)")
+    parser.add_argument("--fraction", type=float, default=1.0,
+                        help="development: run this share of the full game counts")
+    parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
+    parser.add_argument("--backend", choices=("auto", "sweep", "direct"), default="auto",
+                        help="sweep: stored results (default when available); direct: simulate")
+    return parser.parse_args()
+
+
+def header(title: str, ctx: Context, script: str) -> str:
+    """The report's title and the line that says how it was made (no timestamps)."""
+    mode = " --quick" if ctx.quick else (f" --fraction {ctx.args.fraction:g}"
+                                         if ctx.args.fraction != 1.0 else "")
+    note = ("\n> **Development run** (`--quick` or `--fraction`): reduced game counts; not "
+            "the committed numbers.\n" if mode else "")
+    return (f"# {title}\n\n"
+            f"Generated by `python analyses/{script} --out {ctx.out.as_posix()}{mode}` "
+            f"(see [README](README.md) for versions, seeds and game counts). "
+            f"Intervals are 95 % confidence intervals; \"n.s.\" marks a difference whose "
+            f"interval contains 0 (not significant at this precision).\n{note}\n")
+
+
+def save(fig, ctx: Context, stem: str, alt: str) -> str:
+    """Save a figure byte-stably and return its Markdown image line."""
+    path, link = ctx.figure_path(stem)
+    fig.savefig(path, format="png", dpi=FIGURE_DPI, metadata={"Software": None})
+    plt.close(fig)
+    return f"![{alt}]({link})\n"
+
+
+def errorbars(ax, x, estimates, scale: float = 1.0, **kwargs):
+    """Points with 95 % interval bars for a sequence of Estimates."""
+    v = np.array([e.value for e in estimates]) * scale
+    lo = np.array([e.low for e in estimates]) * scale
+    hi = np.array([e.high for e in estimates]) * scale
+    err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+    kwargs.setdefault("fmt", "o")
+    kwargs.setdefault("capsize", 3)
+    kwargs.setdefault("markersize", 4)
+    return ax.errorbar(x, v, yerr=err, **kwargs)
+
+
+def hbars(ax, y, estimates, scale: float = 1.0, **kwargs):
+    """Horizontal version of :func:`errorbars` (a dot chart with interval bars)."""
+    v = np.array([e.value for e in estimates]) * scale
+    lo = np.array([e.low for e in estimates]) * scale
+    hi = np.array([e.high for e in estimates]) * scale
+    err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+    kwargs.setdefault("fmt", "o")
+    kwargs.setdefault("capsize", 2)
+    kwargs.setdefault("markersize", 3)
+    return ax.errorbar(v, y, xerr=err, **kwargs)
+
+
+def versions() -> dict[str, str]:
+    import matplotlib as mpl
+    import numba
+    import pandas as pd
+    import pyarrow
+    import scipy
+
+    import vandatta_sim
+
+    out = {"python": platform.python_version(), "numpy": np.__version__,
+           "numba": numba.__version__, "pandas": pd.__version__, "scipy": scipy.__version__,
+           "pyarrow": pyarrow.__version__, "matplotlib": mpl.__version__,
+           "vandatta_sim": vandatta_sim.__version__}
+    engine = getattr(vandatta_sim, "ENGINE_VERSION", None)
+    if engine is not None:
+        out["engine version"] = str(engine)
+    return out

@@ -1,0 +1,75 @@
+"""reports/README.md: the index of the reports, how to make them, seeds, game counts, versions.
+
+    python analyses/index.py --out reports/README.md
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import common
+
+from vandatta_sim import analysis as A
+
+REPORTS = [
+    ("eight-value.md", "analyses/eight_value.py",
+     "How much an eight is worth under each scoring scale (`base`, `hundred`, `crazy_eights`) "
+     "for 2–5 players: face value, the swap experiment for the eight and for every rank (deal "
+     "win, penalty points, match win), and holding eights against dumping them."),
+    ("variants.md", "analyses/variants.py",
+     "Every preset and every single house rule toggled from `standard`: deal length with "
+     "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "
+     "match length, and skill (`expert` against `random`)."),
+    ("claims.md", "analyses/claims.py",
+     "Each claim of RULES.md §4 with its evidence and a verdict."),
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default="reports/README.md")
+    args = parser.parse_args()
+    text = ["# Reports\n",
+            "Monte Carlo answers to the questions of issue 4, made by the scripts in "
+            "`analyses/` from the simulator in `vandatta_sim/`. Every rate and mean carries a "
+            "95 % confidence interval (Wilson for proportions, normal for means, paired "
+            "differences for comparisons on the same deals); \"n.s.\" marks a difference whose "
+            "interval contains 0.\n",
+            "## Index\n"]
+    text.append(A.markdown_table(["report", "script", "contents"],
+                                 [[f"[{name}]({name})", f"`{script}`", what]
+                                  for name, script, what in REPORTS], "lll"))
+    text.append(
+        "\n## How to make them\n\n"
+        "```\nmake reports\n```\n\n"
+        "runs, for each stale report, its script on the embedded engine (no server; all cores):"
+        "\n\n```\n"
+        + "".join(f"python {script} --out reports/{name}\n" for name, script, _ in REPORTS)
+        + "python analyses/index.py --out reports/README.md\n```\n\n"
+        "Simulations go through the sweep layer into the result store `results/` (one folder "
+        "per configuration, seed and chunk size); a configuration already stored is read back, "
+        "not played again, so the reports share their common runs (the claims reuse the "
+        "eight-value runs) and a second `make reports` only redraws. Each game depends only on "
+        "(rules, seats, seed, game index), so the same seeds give the same numbers and, with "
+        "the same library versions, byte-identical Markdown and PNG files. `--quick` runs tiny "
+        "game counts into `results-quick/` (for tests); `--backend direct` skips the store.\n")
+    text.append("\n## Seeds and game counts\n\n"
+                "All in `analyses/common.py`. Policy substitution uses seed + focal seat "
+                "(seat *s* of a table plays seed *seed + s*). Unless a report says otherwise "
+                f"every seat plays `{common.POLICY}`.\n\n")
+    text.append(A.markdown_table(
+        ["experiment", "seed", "games", "used in", "what a game count counts"],
+        [[f"`{k}`", common.SEEDS[k], f"{common.FULL[k]:,}", *common.COUNT_NOTES[k]]
+         for k in common.FULL], "lrrll"))
+    text.append("\n## Versions\n\n")
+    text.append(A.markdown_table(["package", "version"],
+                                 [[k, f"`{v}`"] for k, v in common.versions().items()], "ll"))
+    text.append("\nThe engine version is part of every stored configuration's key, so results "
+                "of a different engine are never mixed in.\n")
+    out = common.Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(t.strip("\n") + "\n" for t in text), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,274 @@
+"""reports/variants.md: how the presets and the single house rules compare.
+
+    python analyses/variants.py --out reports/variants.md [--quick]
+"""
+
+from __future__ import annotations
+
+import common
+import matplotlib.pyplot as plt
+import numpy as np
+
+from vandatta_sim import analysis as A
+from vandatta_sim.stats import paired_difference
+
+MAIN_PLAYERS = 4
+LENGTHS = ("turns", "plays", "draws")
+
+
+def run_all(ctx: common.Context, variants: list[A.Variant]) -> dict:
+    """Every measurement of every variant, reduced to Estimates, histograms and the per-game
+    arrays needed for paired comparisons with the baseline variant."""
+    res: dict = {v.name: {"forhand": {}} for v in variants}
+    n_deals = ctx.counts["variant_deals"]
+    for players in common.PLAYERS:
+        ctx.log(f"single deals, {players} players ({len(variants)} variants)")
+        configs = [A.make_config(A.single(v.rules, players=players), common.POLICY,
+                                 forget=v.forget, label=v.name) for v in variants]
+        for v, df in zip(variants, ctx.runner.run(configs, n_deals, ctx.seeds["variant_deals"])):
+            r = res[v.name]
+            r["forhand"][players] = A.forhand_advantage(df, players)
+            if players == MAIN_PLAYERS:
+                r["deal"] = A.deal_summary(df, players)
+                r["arrays"] = {k: df[k].to_numpy(np.int64) for k in LENGTHS}
+                r["arrays"]["points"] = A.mean_points(df)
+    ctx.log("matches to 100")
+    configs = [A.make_config(v.rules.replace(players=MAIN_PLAYERS, match="elimination:100"),
+                             common.POLICY, forget=v.forget, label=v.name) for v in variants]
+    for v, df in zip(variants, ctx.runner.run(configs, ctx.counts["variant_matches"],
+                                              ctx.seeds["variant_matches"])):
+        res[v.name]["match"] = A.match_summary(df)
+    ctx.log("skill: expert against random")
+    outcomes = A.focal_outcomes_many(
+        ctx.runner, [A.single(v.rules, players=MAIN_PLAYERS) for v in variants],
+        ("expert", "random"), "random", ctx.counts["variant_skill"], ctx.seeds["variant_skill"],
+        [v.forget for v in variants])
+    for v, out in zip(variants, outcomes):
+        res[v.name]["skill"] = A.compare_policies(out, "expert", "random")
+        res[v.name]["skill_games"] = A.skill_per_game(out)
+    # paired comparisons with each variant's baseline (same seeds and game indices)
+    for v in variants:
+        r, b = res[v.name], res[v.baseline]
+        r["delta"] = {k: paired_difference(r["arrays"][k], b["arrays"][k])
+                      for k in ("turns", "plays", "draws", "points")}
+        r["delta_skill"] = paired_difference(r["skill_games"], b["skill_games"])
+    return res
+
+
+def summary_table(variants, res) -> str:
+    rows = []
+    for v in variants:
+        r = res[v.name]
+        d, m = r["deal"], r["match"]
+        same = v.name == v.baseline
+        rows.append([
+            f"`{v.name}`" if v.group == "preset" else v.name,
+            A.fmt(d["turns"], "num", 1),
+            "–" if same else A.fmt(r["delta"]["turns"], "diff", 1),
+            A.fmt(d["plays"], "num", 1), A.fmt(d["draws"], "num", 1),
+            A.fmt(d["blocked"], "pct", 2),
+            "–" if v.rules.reshuffles == 0 else A.fmt(d["reshuffled"], "pct", 1),
+            A.fmt(d["points"], "num", 1),
+            A.fmt(d["forhand_adv"], "pp", 2),
+            A.fmt(m["deals"], "num", 2),
+            A.fmt(r["skill"]["win"], "pp", 1),
+            "–" if same else A.fmt(r["delta_skill"], "pp", 1),
+        ])
+    return A.markdown_table(
+        ["variant", "turns/deal", "Δ turns vs baseline", "plays/deal", "draws/deal",
+         "blocked", "talon ran out", "points/seat/deal", "förhand advantage",
+         "deals/match to 100", "skill: Δ win expert − random", "Δ skill vs baseline"], rows,
+        "l" + "r" * 11)
+
+
+def forhand_table(variants, res) -> str:
+    rows = [[v.name] + [A.fmt(res[v.name]["forhand"][p], "pp", 2) for p in common.PLAYERS]
+            for v in variants]
+    return A.markdown_table(["variant"] + [f"{p} players" for p in common.PLAYERS], rows)
+
+
+def fig_summary(ctx, variants, res) -> str:
+    n = len(variants)
+    y = np.arange(n)[::-1]
+    fig, axes = plt.subplots(1, 4, figsize=(15, 0.22 * n + 1.6), sharey=True)
+    panels = [
+        (lambda r: r["deal"]["turns"], 1, "Deal length", "mean turns per deal (turns)"),
+        (lambda r: r["match"]["deals"], 1, "Match length",
+         "mean deals per match to 100 (deals)"),
+        (lambda r: r["deal"]["forhand_adv"], 100, "Förhand advantage (4 players)",
+         "förhand − fair share (percentage points)"),
+        (lambda r: r["skill"]["win"], 100, "Skill: expert − random (4 players)",
+         "Δ P(win) in the same seat (percentage points)"),
+    ]
+    groups = sorted({v.group for v in variants}, key=[v.group for v in variants].index)
+    for ax, (get, scale, title, xlabel) in zip(axes, panels):
+        for g, group in enumerate(groups):
+            idx = [i for i, v in enumerate(variants) if v.group == group]
+            common.hbars(ax, y[idx], [get(res[variants[i].name]) for i in idx], scale,
+                         color=common.COLORS[g], label=group)
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        if scale == 100:
+            ax.axvline(0, color="black", linewidth=0.8)
+    axes[0].set_yticks(y, [v.name for v in variants], fontsize=7)
+    axes[0].set_ylabel("variant (preset or single rule changed from standard)")
+    axes[0].legend(title="group", fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return common.save(fig, ctx, "variants-summary",
+                       "Deal length, match length, förhand advantage and skill per variant, "
+                       "with 95% intervals")
+
+
+def fig_length_means(ctx, variants, res) -> str:
+    n = len(variants)
+    y = np.arange(n)[::-1]
+    fig, axes = plt.subplots(1, 3, figsize=(13, 0.22 * n + 1.6), sharey=True)
+    for ax, key in zip(axes, ("turns", "plays", "draws")):
+        common.hbars(ax, y, [res[v.name]["deal"][key] for v in variants], 1,
+                     color=common.COLORS[0], label="mean with 95% interval")
+        ax.set_title(f"{key.capitalize()} per deal (4 players)")
+        ax.set_xlabel(f"mean {key} per deal ({key})")
+    axes[0].set_yticks(y, [v.name for v in variants], fontsize=7)
+    axes[0].set_ylabel("variant")
+    axes[0].legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return common.save(fig, ctx, "variants-length-means",
+                       "Mean turns, plays and draws per deal per variant, with 95% intervals")
+
+
+def fig_distributions(ctx, variants, res, names, stem, title) -> str:
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.6 + 0.2 * ((len(names) + 3) // 4)))
+    upper = max(int(res[n]["arrays"][k].max()) for n in names for k in LENGTHS) + 1
+    grid = A.log_grid(max(upper, 10))
+    for ax, key in zip(axes, LENGTHS):
+        for i, name in enumerate(names):
+            mean = res[name]["deal"][key]
+            ax.step(grid, 100 * A.share_at_most(res[name]["arrays"][key], grid), where="post",
+                    color=common.COLORS[i % 10], linewidth=1.1,
+                    label=f"{name} (mean {mean.value:.1f} ± {mean.half_width:.1f})")
+        for i, name in enumerate(names):  # each mean with its interval, above the curves
+            common.hbars(ax, [103 + 3 * i], [res[name]["deal"][key]], 1,
+                         color=common.COLORS[i % 10], fmt="|", markersize=6)
+        ax.set_xscale("log")
+        ax.set_ylim(0, 104 + 3 * len(names))
+        ax.set_yticks(range(0, 101, 20))
+        ax.set_title(f"{title}: {key} per deal (4 players)")
+        ax.set_xlabel(f"{key} per deal ({key}, log scale)")
+        ax.set_ylabel(f"share of deals with at most x {key} (%)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    rows = (len(names) + 3) // 4
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7,
+               title="variant (mean turns ± 95% half-width)",
+               title_fontsize=7)
+    fig.tight_layout(rect=(0, 0.06 + 0.045 * rows, 1, 1))
+    return common.save(fig, ctx, stem, f"Distribution of the deal length: {title.lower()}")
+
+
+def fig_forhand(ctx, variants, res, names) -> str:
+    fig, ax = plt.subplots(figsize=(9.5, 4.2))
+    x = np.array(common.PLAYERS, dtype=float)
+    for i, name in enumerate(names):
+        dx = (i - (len(names) - 1) / 2) * 0.05
+        common.errorbars(ax, x + dx, [res[name]["forhand"][p] for p in common.PLAYERS], 100,
+                         color=common.COLORS[i % 10], label=name)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_title("Förhand advantage per number of players (presets)")
+    ax.set_xlabel("players at the table")
+    ax.set_ylabel("P(förhand wins) − fair share (percentage points)")
+    ax.set_xticks(common.PLAYERS)
+    ax.legend(fontsize=7, title="preset", loc="upper left", bbox_to_anchor=(1.01, 1))
+    fig.tight_layout()
+    return common.save(fig, ctx, "variants-forhand",
+                       "Förhand advantage per number of players for every preset, "
+                       "with 95% intervals")
+
+
+def main() -> None:
+    args = common.parse_args(__doc__.splitlines()[0], "reports/variants.md")
+    ctx = common.Context(args, "variants")
+    variants = A.variants()
+    res = run_all(ctx, variants)
+    presets = [v.name for v in variants if v.group == "preset"]
+    c = ctx.counts
+    text = common.header("How the variants compare", ctx, "variants.py")
+    text += (
+        "Every preset of RULES.md §3 and every house rule of §2 changed on its own from "
+        "`standard`. All seats play `expert` (except in the skill column). Unless a column says "
+        f"otherwise the table has {MAIN_PLAYERS} players and plays single deals.\n\n"
+        "**Design.** All variants play the same seeds and game indices, so game *i* of a variant "
+        "and game *i* of its baseline share their random stream (the same deal where the deal "
+        "rules agree): the Δ columns are paired differences per game. Baseline: `standard`; "
+        f"the call rules are compared with `standard, forget={A.CALL_FORGET:g}` (every seat "
+        f"forgets a due call with probability {A.CALL_FORGET:g}: without forgotten calls the "
+        "call rules change nothing).\n\n"
+        "Columns: *turns/plays/draws* per deal (a turn is one player's whole move; plays and "
+        "draws count cards); *blocked*: deals that ended with nobody able to play or draw; "
+        "*talon ran out*: deals with at least one reshuffle (not shown for `reshuffles=0`, "
+        "where the talon is never renewed); *points/seat/deal*: mean penalty points per seat (the "
+        "winner's 0 included), under each variant's own scale; *förhand advantage*: P(förhand "
+        "wins) minus P(the deal is won) / players; *deals/match*: elimination at 100 under the "
+        "variant's scale and elimination rule; *skill*: the focal seat's chance to win when it "
+        "plays `expert` minus when it plays `random`, the three others `random`, same deals "
+        "(focal seat rotating, one seed per seat).\n\n"
+        f"Games: {c['variant_deals']:,} single deals per variant and table size; "
+        f"{c['variant_matches']:,} matches per variant; {c['variant_skill']:,} deals per "
+        "variant, policy and focal seat for skill.\n\n")
+    text += "## Summary table\n\n" + summary_table(variants, res) + "\n"
+    text += fig_summary(ctx, variants, res) + "\n"
+    text += ("## Deal length\n\nMean turns, plays and draws per deal for every variant "
+             "(4 players):\n\n" + fig_length_means(ctx, variants, res) + "\n")
+    text += ("Distribution of the deal length for the presets (share of deals at most a given "
+             "length; the bars above the curves are the means with their 95 % intervals):\n\n"
+             + fig_distributions(ctx, variants, res, presets, "variants-length-presets",
+                                 "Presets") + "\n")
+    lengths = sorted((v for v in variants if v.group != "preset" and v.name != v.baseline),
+                     key=lambda v: -abs(res[v.name]["delta"]["turns"].value))[:6]
+    text += ("The six single rules that change the deal length most, against `standard`:\n\n"
+             + fig_distributions(ctx, variants, res, ["standard"] + [v.name for v in lengths],
+                                 "variants-length-rules", "Rules") + "\n")
+    text += ("## Förhand advantage per number of players\n\n"
+             "P(förhand wins) − P(the deal is won) / players, in percentage points, single "
+             f"deals, {c['variant_deals']:,} per cell.\n\n" + forhand_table(variants, res)
+             + "\n" + fig_forhand(ctx, variants, res, presets) + "\n")
+    text += notes(variants, res)
+    ctx.write(text)
+
+
+def notes(variants, res) -> str:
+    """Plain sentences about what is and is not significant."""
+    out = ["## Notes\n"]
+    ns_turns = [v.name for v in variants if v.name != v.baseline
+                and not res[v.name]["delta"]["turns"].significant]
+    ns_skill = [v.name for v in variants if v.name != v.baseline
+                and not res[v.name]["delta_skill"].significant]
+    ns_forhand = [v.name for v in variants if not res[v.name]["deal"]["forhand_adv"].significant]
+    out.append("- Deal length (turns) not distinguishable from the baseline at this precision: "
+               + (", ".join(f"`{n}`" for n in ns_turns) or "none") + ".")
+    out.append("- Skill effect not distinguishable from the baseline's: "
+               + (", ".join(f"`{n}`" for n in ns_skill) or "none") + ".")
+    out.append("- Förhand advantage at 4 players not distinguishable from 0: "
+               + (", ".join(f"`{n}`" for n in ns_forhand) or "none") + ".")
+    same = [v.name for v in variants if v.name != v.baseline
+            and all(e.value == e.low == e.high == 0 for e in res[v.name]["delta"].values())]
+    out.append("- Identical to the baseline game by game in every deal column (the rule never "
+               "comes into play with these seats and rules): "
+               + (", ".join(f"`{n}`" for n in same) or "none") + "."
+               + (" `out_on_special=true` changes nothing on its own because "
+                  "`specials_only_must_draw` is on: a hand of only specials cannot play at all, "
+                  "so a special is never the last card played."
+                  if "out_on_special=true" in same else ""))
+    capped = [v.name for v in variants if res[v.name]["deal"]["capped"].value > 0
+              or res[v.name]["match"]["capped"].value > 0]
+    out.append("- Deals or matches that hit the turn/deal cap (counted, never dropped): "
+               + (", ".join(f"`{n}`" for n in capped) or "none") + ".")
+    out.append("- Skill with `must_play=false`: the `random` policy then also picks drawing "
+               "instead of playing (as one more option beside its legal cards), so it plays "
+               "much worse and the skill column is inflated for that row.")
+    out.append("- `scale=base` and `eliminate_at=pass` change no rule of play; their deal "
+               "columns differ from `standard` only through the expert's scale-aware choices "
+               "(and `eliminate_at` not at all, so its deal columns equal `standard`'s).")
+    return "\n".join(out) + "\n"
+
+
+if __name__ == "__main__":
+    main()
