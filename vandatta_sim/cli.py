@@ -228,16 +228,14 @@ def bench_cmd(quick, repeats, sweep_overhead):
     run_bench(quick=quick, repeats=repeats, sweep_overhead=sweep_overhead, echo=click.echo)
 
 
-def _register_optional_commands():
-    try:
-        from .cli_sweep import results, sweep
-    except ImportError:  # pragma: no cover - the sweep module is part of the package
-        return
+def _add_sweep_commands():
+    from .cli_sweep import results, sweep  # cli_sweep imports this module's option helpers
+
     main.add_command(sweep)
     main.add_command(results)
 
 
-_register_optional_commands()
+_add_sweep_commands()
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
