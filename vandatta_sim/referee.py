@@ -781,7 +781,7 @@ class GameState:
                 self.fail(self._why_illegal(card) + " (ace's extra turn)")
             return
         if rules.stacking and self.t_stack_rank is not None:
-            self.fail(f"only a card of the same rank may be stacked (rule 22); turn is over")
+            self.fail("only a card of the same rank may be stacked (rule 22); turn is over")
         self.fail(f"seat {seat} already played this turn; "
                   f"{'stacking is off' if not rules.stacking else 'nothing may follow'}")
 
