@@ -180,6 +180,18 @@ def game_seed_nb(seed_key, game):
 
 
 @inline
+def _step(p, direction, n):
+    """The position after p in the direction of play (no division: it costs as much as a
+    whole turn's other arithmetic)."""
+    p += direction
+    if p >= n:
+        return p - n
+    if p < 0:
+        return p + n
+    return p
+
+
+@inline
 def _next_u64(H):
     H[H_RNG] += GOLDEN
     return _mix64(H[H_RNG])
@@ -273,7 +285,7 @@ def _draw(C, G, H, tr, p, cause):
     return card
 
 
-@njit
+@inline
 def _draw_n(C, G, H, tr, p, n, cause):
     got = 0
     for _ in range(n):
@@ -479,11 +491,12 @@ def _place(C, G, H, tr, p, card):
     return left
 
 
-@njit
+@inline
 def _ace_draws(C, G, H, tr, p, n):
     """Every other player draws ace_draw cards, in the direction of play from the ace's player."""
-    for k in range(1, n):
-        q = (p + k * (G[S_DIR] + n)) % n  # + n keeps it non-negative
+    q = p
+    for _ in range(1, n):
+        q = _step(q, G[S_DIR], n)
         _draw_n(C, G, H, tr, q, C[R_ACE_DRAW], CAUSE_ACE)
 
 
@@ -523,7 +536,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
     """Play ``card`` (already known to be legal) with stacking, naming and all its effects.
     Returns 2 if the hand is now empty, 1 if the player moves again (ace), else 0.
     (Written as one loop with one call of each helper so that inlining stays small.)"""
-    nxt = (p + G[S_DIR] + n) % n
+    nxt = _step(p, G[S_DIR], n)
     while True:  # one round per card placed: stacked cards and an eight's follow-up too
         if _place(C, G, H, tr, p, card) == 0:
             return 2  # the deal ends at once; the card's effect no longer matters
@@ -591,7 +604,7 @@ def _move(C, G, H, tr, pol, p, n):
     card if that one is to be played, or -1 after a pass."""
     count = _hand_count(H, p)
     m = _legal(C, G, H[p], count)
-    nxt = (p + G[S_DIR] + n) % n
+    nxt = _step(p, G[S_DIR], n)
     min_opp = _min_opponent(H, p, n) if pol == POL_EXPERT else MAX_SEATS
     card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
     if card >= 0:
@@ -627,7 +640,7 @@ def _answer_duty(C, G, H, tr, pol, p, n):
         answers &= _last_card_mask(C, G)
     if C[R_SPECIALS_DRAW] and (H[p] & ORDINARY) == ZERO:
         answers = ZERO  # a hand of only specials has no legal play, not even an answer
-    nxt = (p + G[S_DIR] + n) % n
+    nxt = _step(p, G[S_DIR], n)
     card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                    MAX_SEATS)
     if card >= 0:
@@ -816,7 +829,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
             result = -1
             reason = END_BLOCKED
             break
-        p = (p + G[S_DIR] + n) % n
+        p = _step(p, G[S_DIR], n)
     G[S_TURNS] = turns
     for q in range(n):
         G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
