@@ -20,7 +20,7 @@ import pytest
 from click.testing import CliRunner
 
 from vandatta_sim import sweep as sweep_module
-from vandatta_sim.cli_sweep import standalone
+from vandatta_sim.cli import main as cli_main
 from vandatta_sim.rules import Rules, RulesError
 from vandatta_sim.simulate import Seats, simulate
 from vandatta_sim.stats import win_rate_half_width
@@ -39,7 +39,7 @@ def chunk_files(store: Path) -> dict[str, bytes]:
 
 
 def invoke(*args):
-    return CliRunner().invoke(standalone, [str(a) for a in args])
+    return CliRunner().invoke(cli_main, [str(a) for a in args])
 
 
 # --- grids ---------------------------------------------------------------------------------------
@@ -281,7 +281,7 @@ def test_a_failing_disk_leaves_no_corrupt_store_and_resumes(tmp_path, monkeypatc
 
 
 def _start(args, env):
-    return subprocess.Popen([sys.executable, "-m", "vandatta_sim.cli_sweep", "sweep", *args],
+    return subprocess.Popen([sys.executable, "-m", "vandatta_sim.cli", "sweep", *args],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True)
 

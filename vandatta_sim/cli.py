@@ -14,6 +14,7 @@ import click
 import numpy as np
 
 from . import __version__
+from .cli_sweep import results, sweep
 from .rules import PRESET_NOTES, PRESETS, Rules, RulesError, resolve_rules
 from .simulate import Seats, SimulationError, simulate, trace_game
 from .stats import mean_interval, proportion
@@ -228,14 +229,8 @@ def bench_cmd(quick, repeats, sweep_overhead):
     run_bench(quick=quick, repeats=repeats, sweep_overhead=sweep_overhead, echo=click.echo)
 
 
-def _add_sweep_commands():
-    from .cli_sweep import results, sweep  # cli_sweep imports this module's option helpers
-
-    main.add_command(sweep)
-    main.add_command(results)
-
-
-_add_sweep_commands()
+main.add_command(sweep)
+main.add_command(results)
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

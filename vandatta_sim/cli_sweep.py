@@ -2,7 +2,7 @@
 
 Plain click commands, added to the main group by :mod:`vandatta_sim.cli`. Every bad input (grid,
 sweep file, run settings, backend) is one ``Error:`` line with exit code 2 before any work
-starts or anything is written. ``python -m vandatta_sim.cli_sweep`` runs these commands alone.
+starts or anything is written.
 """
 
 from __future__ import annotations
@@ -303,37 +303,4 @@ def _one_row(key, label, stats):
     return pd.DataFrame([{"key": key, "label": label} | stats])
 
 
-# --- standalone ----------------------------------------------------------------------------------
-
-
-class _Group(click.Group):
-    """Errors in one line (no usage text); Ctrl-C exits with 130."""
-
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, False, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, False, **extra)
-        except click.ClickException as exc:
-            if isinstance(exc, click.UsageError):
-                exc.ctx = None
-            exc.show()
-            sys.exit(exc.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
-            sys.exit(130)
-        sys.exit(code if isinstance(code, int) else 0)
-
-
-@click.group(cls=_Group)
-def standalone():
-    """The sweep commands alone (``python -m vandatta_sim.cli_sweep``)."""
-
-
-standalone.add_command(sweep)
-standalone.add_command(results)
-
-__all__ = ["sweep", "results", "standalone"]
-
-if __name__ == "__main__":
-    standalone(prog_name="vandatta-sim")
+__all__ = ["sweep", "results"]
