@@ -257,10 +257,13 @@ def notes(variants, res) -> str:
                   "`specials_only_must_draw` is on: a hand of only specials cannot play at all, "
                   "so a special is never the last card played."
                   if "out_on_special=true" in same else ""))
-    capped = [v.name for v in variants if res[v.name]["deal"]["capped"].value > 0
+    capped = [f"`{v.name}` ({res[v.name]['deal']['capped'].format(4, percent=True)} of deals, "
+              f"{res[v.name]['match']['capped'].format(4, percent=True)} of matches)"
+              for v in variants if res[v.name]["deal"]["capped"].value > 0
               or res[v.name]["match"]["capped"].value > 0]
-    out.append("- Deals or matches that hit the turn/deal cap (counted, never dropped): "
-               + (", ".join(f"`{n}`" for n in capped) or "none") + ".")
+    out.append("- Deals or matches that hit the turn cap of 5,000 turns (counted, never dropped; "
+               "a capped deal is scored on the hands held, so where the share is large the mean "
+               "length is a lower bound): " + ("; ".join(capped) or "none") + ".")
     out.append("- Skill with `must_play=false`: the `random` policy then also picks drawing "
                "instead of playing (as one more option beside its legal cards), so it plays "
                "much worse and the skill column is inflated for that row.")
