@@ -14,10 +14,14 @@ takes a uniformly random remaining card (a lazily shuffled pile).
 Randomness: game ``i`` of a run owns a private splitmix64 stream seeded from ``(seed, i)``, so a
 game's result does not depend on threads, blocks or chunks, and any game can be replayed alone.
 
-Kernel conventions: functions ending in ``_nb`` are compiled; they see only arrays and scalars.
-The rules arrive as an int64 vector indexed by the ``R_*`` constants, mutable per-deal scalars
-live in an int64 vector indexed by ``S_*``. Small helpers are ``inline="always"``: numba
-otherwise pays reference counting for every array argument of every call in the inner loop.
+Kernel conventions: the entry points end in ``_nb``; kernels see only arrays and scalars, and
+all state travels in four arrays: ``C`` (int64, constant for a run: the rules at ``R_*``, the
+scale, seat policies and forget thresholds, a scripted deck), ``G`` (int64, the game: per-deal
+scalars at ``S_*``, talon, discard pile, per-seat arrays), ``H`` (uint64: the hand masks and the
+random state) and ``tr`` (the event trace). Few arrays per call matter: numba pays reference
+counting for every array argument of every call. For the same reason the turn's helpers are
+``inline="always"``, each written so that it is inlined in few places (compile time grows with
+every inlined copy); measured, this took the engine from 75k to 330k deals/s per core.
 """
 
 from __future__ import annotations
