@@ -184,6 +184,16 @@ def errorbars(ax, x, estimates, scale: float = 1.0, **kwargs):
     return ax.errorbar(x, v, yerr=err, **kwargs)
 
 
+def label_panels(axes, titles, ylabels, xlabel: str = "players at the table"):
+    """Title, axis labels, a zero line and the player counts as ticks, for each panel."""
+    for ax, title, ylabel in zip(axes, titles, ylabels):
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_xticks(PLAYERS)
+
+
 def hbars(ax, y, estimates, scale: float = 1.0, **kwargs):
     """Horizontal version of :func:`errorbars` (a dot chart with interval bars)."""
     v = np.array([e.value for e in estimates]) * scale

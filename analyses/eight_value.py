@@ -118,12 +118,8 @@ def section_eight(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
               "Match win (to 100): effect of one more eight")
     ylabels = ("Δ P(win deal) (percentage points)", "Δ penalty points per deal (points)",
                "Δ P(win match) (percentage points)")
-    for ax, title, ylabel in zip(axes, titles, ylabels):
-        ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_title(title)
-        ax.set_xlabel("players at the table")
-        ax.set_ylabel(ylabel)
-        ax.set_xticks(common.PLAYERS)
+    common.label_panels(axes, titles, ylabels)
+    for ax in axes:
         ax.legend(title="scale", fontsize=8)
     fig.tight_layout()
     text += "\n" + common.save(fig, ctx, "eight-value-eight",
@@ -234,12 +230,7 @@ def section_h2h(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> tuple[str, s
               "Match win (to 100): holder − dumper")
     ylabels = ("Δ penalty points per deal (points)", "Δ P(win deal) (percentage points)",
                "Δ P(win match) (percentage points)")
-    for ax, title, ylabel in zip(axes, titles, ylabels):
-        ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_title(title)
-        ax.set_xlabel("players at the table")
-        ax.set_ylabel(ylabel)
-        ax.set_xticks(common.PLAYERS)
+    common.label_panels(axes, titles, ylabels)
     handles, labels = axes[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="lower center", ncol=6, fontsize=8,
                title="scale, holding policy (filled: greedy, open: expert)", title_fontsize=8)
