@@ -172,12 +172,17 @@ def save(fig, ctx: Context, stem: str, alt: str) -> str:
     return f"![{alt}]({link})\n"
 
 
-def errorbars(ax, x, estimates, scale: float = 1.0, **kwargs):
-    """Points with 95 % interval bars for a sequence of Estimates."""
+def _values_and_bars(estimates, scale: float):
+    """Point values and the (below, above) bar lengths of their 95 % intervals."""
     v = np.array([e.value for e in estimates]) * scale
     lo = np.array([e.low for e in estimates]) * scale
     hi = np.array([e.high for e in estimates]) * scale
-    err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+    return v, np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+
+
+def errorbars(ax, x, estimates, scale: float = 1.0, **kwargs):
+    """Points with 95 % interval bars for a sequence of Estimates."""
+    v, err = _values_and_bars(estimates, scale)
     kwargs.setdefault("fmt", "o")
     kwargs.setdefault("capsize", 3)
     kwargs.setdefault("markersize", 4)
@@ -196,10 +201,7 @@ def label_panels(axes, titles, ylabels, xlabel: str = "players at the table"):
 
 def hbars(ax, y, estimates, scale: float = 1.0, **kwargs):
     """Horizontal version of :func:`errorbars` (a dot chart with interval bars)."""
-    v = np.array([e.value for e in estimates]) * scale
-    lo = np.array([e.low for e in estimates]) * scale
-    hi = np.array([e.high for e in estimates]) * scale
-    err = np.vstack([np.maximum(v - lo, 0), np.maximum(hi - v, 0)])
+    v, err = _values_and_bars(estimates, scale)
     kwargs.setdefault("fmt", "o")
     kwargs.setdefault("capsize", 2)
     kwargs.setdefault("markersize", 3)
