@@ -183,7 +183,8 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     points = np.zeros((n_games, P), np.int64)
     eights = np.zeros((n_games, P), np.int64)
     aces = np.zeros((n_games, P), np.int64)
-    trace = np.zeros((record, 4), np.int32) if record else np.zeros((1, 4), np.int32)
+    # a 1-D trace selects the kernel compiled without any event recording
+    trace = np.zeros((record, 4), np.int32) if record else np.zeros(0, np.int32)
     if swap_seat is not None and not 0 <= swap_seat < P:
         raise SimulationError(f"swap_seat {swap_seat} is not allowed; allowed: 0–{P - 1}")
     previous = numba.get_num_threads()
@@ -194,8 +195,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         numba.set_num_threads(threads)
     try:
         E.run_batch_nb(C, seed_key(seed), first_game, _swap_rank(swap),
-                                  -1 if swap_seat is None else swap_seat, 1 if record else 0,
-                                  trace, out, points, eights, aces)
+                       -1 if swap_seat is None else swap_seat, trace, out, points, eights, aces)
     finally:
         numba.set_num_threads(previous)
     return out, points, eights, aces, trace, int(out[0, E.O_EVENTS]) if record else 0
