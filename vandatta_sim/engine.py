@@ -78,7 +78,8 @@ G_TALON = S_SIZE
 G_DISCARD = G_TALON + 108
 G_LACKS = G_DISCARD + 108  # per position: bit s = has shown it cannot follow suit s
 G_SEATS = G_LACKS + 10  # per position (0 = förhand): the absolute seat
-G_ACTIVE = G_SEATS + 10  # per seat: still in the match
+G_POLICY = G_SEATS + 10  # per position: that seat's policy (saves a dependent load a turn)
+G_ACTIVE = G_POLICY + 10  # per seat: still in the match
 G_TOTALS = G_ACTIVE + 10  # per seat: match points
 G_WINS = G_TOTALS + 10  # per seat: deals won
 G_POINTS = G_WINS + 10  # per position: points of the deal just played
@@ -87,7 +88,8 @@ G_SIZE = G_POINTS + 10
 # --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
 HI = 10
 H_RNG = 20
-H_SIZE = 21
+H_AHEAD = 21  # the stream's next output, computed one call ahead
+H_SIZE = 22
 
 EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
 
@@ -294,8 +296,19 @@ def _step(p, direction, n):
 
 @inline
 def _next_u64(H):
-    H[H_RNG] += GOLDEN
-    return _mix64(H[H_RNG])
+    """The next output of the splitmix64 stream. It was computed by the previous call, so the
+    hashing runs while the caller uses the number, not before."""
+    value = H[H_AHEAD]
+    state = H[H_RNG] + GOLDEN
+    H[H_RNG] = state
+    H[H_AHEAD] = _mix64(state + GOLDEN)
+    return value
+
+
+@inline
+def _seed_rng(H, state):
+    H[H_RNG] = state
+    H[H_AHEAD] = _mix64(state + GOLDEN)
 
 
 @inline
@@ -441,8 +454,8 @@ def _follow_ups(C, G, lo, count):
 
 
 @inline
-def _legal(C, G, lo, count):
-    """Mask of the card types in hand ``lo`` (``count`` cards) that may be played now."""
+def _on_top(C, G):
+    """Mask of the card types that the top of the pile accepts (before the hand's own limits)."""
     eff = G[S_EFF]
     suit = G[S_SUIT]
     if eff == EFF_ORDINARY:
@@ -459,7 +472,13 @@ def _legal(C, G, lo, count):
         m = _on_eight_mask(C, suit)
         if C[R_EIGHT_ON_EIGHT]:
             m |= EIGHTS
-    m &= lo
+    return m
+
+
+@inline
+def _legal(C, G, lo, count, on_top):
+    """Mask of the card types among ``on_top`` that hand ``lo`` (``count`` cards) may play."""
+    m = on_top & lo
     if C[R_SPECIALS_DRAW] and (lo & ORDINARY) == ZERO:
         return ZERO
     if count == 1:
@@ -716,7 +735,8 @@ def _move(C, G, H, tr, pol, p, n):
     """One move of player p: the card it plays from hand, or else it draws; returns the drawn
     card if that one is to be played, or -1 after a pass."""
     count = _hand_count(H, p)
-    m = _legal(C, G, H[p], count)
+    on_top = _on_top(C, G)  # the top does not change while p draws
+    m = _legal(C, G, H[p], count, on_top)
     nxt = _step(p, G[S_DIR], n)
     min_opp = _min_opponent(H, p, n) if pol == POL_EXPERT else MAX_SEATS
     card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
@@ -732,7 +752,7 @@ def _move(C, G, H, tr, pol, p, n):
             break
         drawn += 1
         count += 1
-        if _legal(C, G, H[p], count) & _bit(card):  # only the drawn card may be played now
+        if _legal(C, G, H[p], count, on_top & _bit(card)):  # only the drawn card may be played
             return card
     _emit(G, tr, EV_PASS, G[G_SEATS + p], 0, 0)
     return -1
@@ -791,7 +811,7 @@ def _swap_in(G, H, tr, q, rank):
     if out_mask == ZERO or n_in == 0:
         return
     side = np.empty(H_SIZE, np.uint64)
-    side[H_RNG] = _mix64(H[H_RNG] ^ MIX2)
+    _seed_rng(side, _mix64(H[H_RNG] ^ MIX2))
     out_card = _nth_bit(out_mask, _rand_below(side, _popcount(out_mask)))
     k = _rand_below(side, n_in)
     for j in range(G[S_NT]):
@@ -839,7 +859,7 @@ def _start_card(C, G, H, tr, n):
         _set_top(G, card)
         if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
             namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
-            _name(G, H, tr, C[C_POL + G[G_SEATS + namer]], namer, 15, G[G_LACKS + 0])
+            _name(G, H, tr, G[G_POLICY + namer], namer, 15, G[G_LACKS + 0])
         elif (b & ACES) and C[R_START_ACE] != SA_BURY:
             mode = C[R_START_ACE]
             first = n - 1 if mode == SA_DEALER else 0
@@ -920,7 +940,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
         _emit(G, tr, EV_TURN, G[G_SEATS + p], 0, 0)
         plays, draws = G[S_PLAYS], G[S_DRAWS]
         G[S_CALL_FORGOT] = 0
-        pol = C[C_POL + G[G_SEATS + p]]
+        pol = G[G_POLICY + p]
         duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
         status = 1
         while status == 1:  # an ace's extra turn is another move
@@ -992,6 +1012,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
             q = (q + 1) % n_seats
             if G[G_ACTIVE + q]:
                 G[G_SEATS + n] = q
+                G[G_POLICY + n] = C[C_POL + q]
                 n += 1
         swap_pos = 0
         if swap_rank >= 0:
@@ -1082,7 +1103,7 @@ def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out,
         G = _unchecked(np.zeros(G_SIZE, np.int64))
         H = _unchecked(np.zeros(H_SIZE, np.uint64))
         for g in range(b * BLOCK, min(n_games, (b + 1) * BLOCK)):
-            H[H_RNG] = game_seed_nb(seed_key, first_game + g)
+            _seed_rng(H, game_seed_nb(seed_key, first_game + g))
             G[S_NEV] = 0
             seat = swap_seat if swap_seat >= 0 else (first_game + g) % n_seats
             _play_game(C, G, H, tr, swap_rank, seat, out[g], points[g], eights[g], aces[g])
