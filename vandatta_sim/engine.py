@@ -11,17 +11,20 @@ least once, ``hi`` for every type held twice (two decks), so legality is ``lo & 
 ``popcount(lo) + popcount(hi)`` is the hand size. The talon is an array from which each draw
 takes a uniformly random remaining card (a lazily shuffled pile).
 
-Randomness: game ``i`` of a run owns a private splitmix64 stream seeded from ``(seed, i)``, so a
+Randomness: game ``i`` of a run owns a private wyrand stream (Wang Yi's generator: a Weyl
+sequence hashed by one 128-bit multiply) whose start is a splitmix64 hash of ``(seed, i)``, so a
 game's result does not depend on threads, blocks or chunks, and any game can be replayed alone.
 
 Kernel conventions: the entry points end in ``_nb``; kernels see only arrays and scalars, and
 all state travels in four arrays: ``C`` (int64, constant for a run: the rules at ``R_*``, the
 scale, seat policies and forget thresholds, a scripted deck), ``G`` (int64, the game: per-deal
 scalars at ``S_*``, talon, discard pile, per-seat arrays), ``H`` (uint64: the hand masks and the
-random state) and ``tr`` (the event trace). Few arrays per call matter: numba pays reference
-counting for every array argument of every call. For the same reason the turn's helpers are
-``inline="always"``, each written so that it is inlined in few places (compile time grows with
-every inlined copy); measured, this took the engine from 75k to 330k deals/s per core.
+random state) and ``tr`` (the event trace). Inside the kernel C, G and H are
+:class:`UncheckedArray` views (no wraparound on indexing, no reference counting), and the turn's
+helpers are ``inline="always"``, each written so that it is inlined in few places (compile time
+grows with every inlined copy); rarely used paths (duties, an ace's draws, the start card, the
+expert's choice) are ordinary calls, which keeps the compiled turn loop small.
+What each of these measures was worth is in the commit history (``git log -- engine.py``).
 """
 
 from __future__ import annotations
@@ -123,12 +126,15 @@ EIGHTS = _mask(range(28, 32))
 JOKERS = _mask((52, 53))
 ORDINARY = _mask(range(52)) & ~ACES & ~EIGHTS
 
-# splitmix64 constants
+# splitmix64 constants (seeding)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 U30, U27, U31, U32, U11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32), np.uint64(11)
 LOW32 = np.uint64(0xFFFFFFFF)
+# wyrand constants (Wang Yi's wyhash)
+WY0 = np.uint64(0xA0761D6478BD642F)
+WY1 = np.uint64(0xE7037ED1A0B428DB)
 
 # event codes as plain ints for the kernels
 EV_NEW_DEAL, EV_DEAL, EV_START, EV_BURY, EV_TURN, EV_PLAY, EV_NAME_SUIT, EV_DRAW, EV_PASS = (
@@ -289,6 +295,20 @@ def _rank_mask(rank):
     return ACES << np.uint64(4 * rank)
 
 
+@intrinsic
+def _wymum(typingctx, a, b):
+    """wyhash's mum: the 128-bit product of a and b, its high and low halves xor-ed."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        high = builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+        return builder.xor(high, builder.trunc(product, ir.IntType(64)))
+
+    return sig, codegen
+
+
 @inline
 def _mix64(z):
     z = (z ^ (z >> U30)) * MIX1
@@ -316,19 +336,19 @@ def _step(p, direction, n):
 
 @inline
 def _next_u64(H):
-    """The next output of the splitmix64 stream. It was computed by the previous call, so the
+    """The next output of the game's wyrand stream. It was computed by the previous call, so the
     hashing runs while the caller uses the number, not before."""
     value = H[H_AHEAD]
-    state = H[H_RNG] + GOLDEN
+    state = H[H_RNG] + WY0
     H[H_RNG] = state
-    H[H_AHEAD] = _mix64(state + GOLDEN)
+    H[H_AHEAD] = _wymum(state + WY0, (state + WY0) ^ WY1)
     return value
 
 
 @inline
 def _seed_rng(H, state):
     H[H_RNG] = state
-    H[H_AHEAD] = _mix64(state + GOLDEN)
+    H[H_AHEAD] = _wymum(state + WY0, (state + WY0) ^ WY1)
 
 
 @inline
@@ -643,7 +663,7 @@ def _place(C, G, H, tr, p, card):
     return left
 
 
-@inline
+@njit
 def _ace_draws(C, G, H, tr, p, n):
     """Every other player draws ace_draw cards, in the direction of play from the ace's player."""
     q = p
@@ -778,7 +798,7 @@ def _move(C, G, H, tr, pol, p, n):
     return -1
 
 
-@inline
+@njit
 def _answer_duty(C, G, H, tr, pol, p, n):
     """A pending counter-ace or two duty: the ace / two that answers it, or else p draws the
     whole duty, passes, and -1 is returned."""

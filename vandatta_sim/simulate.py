@@ -247,7 +247,8 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "rand
         columns[f"aces_{s}"] = aces[:, s].astype(np.int8)
     if swap is not None:
         columns["swapped"] = out[:, E.O_SWAPPED].astype(bool)
-    return pd.DataFrame(columns)
+    # every column is a fresh array: no copy (merging them into blocks cost 5% of simulate's time)
+    return pd.DataFrame(columns, copy=False)
 
 
 def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random",
