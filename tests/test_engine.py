@@ -157,3 +157,35 @@ def test_referee_rejects_a_tampered_engine_trace():
     scored[row, 2] += 1
     with pytest.raises(AssertionError):
         referee(scored, rules)
+
+
+def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
+    """The kernel's own building blocks: an UncheckedArray view shares its array's memory
+    (writes reach the array, reads see it), and _nth_bit (pdep or the loop, by CPU) finds the
+    n-th set bit of a mask, as the random policy needs."""
+    import numba
+
+    from vandatta_sim import engine as E
+
+    @numba.njit
+    def fill(a):
+        view = E._unchecked(a)
+        for i in range(a.shape[0]):
+            view[i] = view[i] * 10 + i
+        E._keep_alive(a, a)
+        return view[a.shape[0] - 1]
+
+    a = np.arange(5, dtype=np.int64)
+    assert fill(a) == 44
+    np.testing.assert_array_equal(a, [0, 11, 22, 33, 44])
+
+    @numba.njit
+    def nth(m, n):
+        return E._nth_bit(np.uint64(m), n)
+
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        mask = int(rng.integers(1, 2**54))
+        bits = [b for b in range(54) if mask >> b & 1]
+        n = int(rng.integers(len(bits)))
+        assert nth(mask, n) == bits[n]
