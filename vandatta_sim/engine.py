@@ -81,8 +81,7 @@ G_TALON = S_SIZE
 G_DISCARD = G_TALON + 108
 G_LACKS = G_DISCARD + 108  # per position: bit s = has shown it cannot follow suit s
 G_SEATS = G_LACKS + 10  # per position (0 = förhand): the absolute seat
-G_POLICY = G_SEATS + 10  # per position: that seat's policy (saves a dependent load a turn)
-G_ACTIVE = G_POLICY + 10  # per seat: still in the match
+G_ACTIVE = G_SEATS + 10  # per seat: still in the match
 G_TOTALS = G_ACTIVE + 10  # per seat: match points
 G_WINS = G_TOTALS + 10  # per seat: deals won
 G_POINTS = G_WINS + 10  # per position: points of the deal just played
@@ -339,16 +338,22 @@ def _next_u64(H):
     """The next output of the game's wyrand stream. It was computed by the previous call, so the
     hashing runs while the caller uses the number, not before."""
     value = H[H_AHEAD]
-    state = H[H_RNG] + WY0
-    H[H_RNG] = state
-    H[H_AHEAD] = _wymum(state + WY0, (state + WY0) ^ WY1)
+    H[H_RNG] += WY0
+    H[H_AHEAD] = _wyrand(H[H_RNG])
     return value
+
+
+@inline
+def _wyrand(state):
+    """The output that follows ``state`` (which the stream then advances to)."""
+    state += WY0
+    return _wymum(state, state ^ WY1)
 
 
 @inline
 def _seed_rng(H, state):
     H[H_RNG] = state
-    H[H_AHEAD] = _wymum(state + WY0, (state + WY0) ^ WY1)
+    H[H_AHEAD] = _wyrand(state)
 
 
 @inline
@@ -899,7 +904,7 @@ def _start_card(C, G, H, tr, n):
         _set_top(G, card)
         if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
             namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
-            _name(G, H, tr, G[G_POLICY + namer], namer, 15, G[G_LACKS + 0])
+            _name(G, H, tr, C[C_POL + G[G_SEATS + namer]], namer, 15, G[G_LACKS + 0])
         elif (b & ACES) and C[R_START_ACE] != SA_BURY:
             mode = C[R_START_ACE]
             first = n - 1 if mode == SA_DEALER else 0
@@ -980,7 +985,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
         _emit(G, tr, EV_TURN, G[G_SEATS + p], 0, 0)
         plays, draws = G[S_PLAYS], G[S_DRAWS]
         G[S_CALL_FORGOT] = 0
-        pol = G[G_POLICY + p]
+        pol = C[C_POL + G[G_SEATS + p]]
         duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
         status = 1
         while status == 1:  # an ace's extra turn is another move
@@ -1052,7 +1057,6 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
             q = (q + 1) % n_seats
             if G[G_ACTIVE + q]:
                 G[G_SEATS + n] = q
-                G[G_POLICY + n] = C[C_POL + q]
                 n += 1
         swap_pos = 0
         if swap_rank >= 0:
@@ -1139,7 +1143,7 @@ def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out,
     n_seats = constants[R_PLAYERS]
     n_blocks = (n_games + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        C = _unchecked(constants)
+        C = _unchecked(constants)  # made in the parallel body: the parfor passes only plain arrays
         G_memory = np.zeros(G_SIZE, np.int64)
         H_memory = np.zeros(H_SIZE, np.uint64)
         G = _unchecked(G_memory)
