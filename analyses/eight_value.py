@@ -21,41 +21,41 @@ SCALE_TITLES = {"base": "base (001: eight 10, ace 5, others 1)",
                 "crazy_eights": "crazy_eights (Hoyle: eight 50, 10–K 10, ace 1, others pips)"}
 
 
-def card_value_runs(ctx: common.Context, match: bool) -> pd.DataFrame:
-    """Swap experiment for every scale, number of players and rank (one tidy table)."""
-    std = PRESETS["standard"]
-    key = "swap_matches" if match else "swap_deals"
-    frames = []
+def scale_grid(ctx: common.Context, what: str, match: bool):
+    """(scale, players, rules) for every scale and table size: standard rules, single deals or
+    elimination matches to 100; logs each step as ``what``."""
     for scale in A.SCALE_NAMES:
         for players in common.PLAYERS:
-            rules = std.replace(scale=scale, players=players,
-                                match="elimination:100" if match else "single")
-            ctx.log(f"card values: {scale}, {players} players, {'matches' if match else 'deals'}")
-            df = A.card_values(ctx.runner, rules, A.RANKS, ctx.counts[key], ctx.seeds[key],
-                               common.POLICY)
-            df.insert(0, "scale", scale)
-            frames.append(df)
+            ctx.log(f"{what}: {scale}, {players} players, {'matches' if match else 'deals'}")
+            yield scale, players, PRESETS["standard"].replace(
+                scale=scale, players=players, match="elimination:100" if match else "single")
+
+
+def card_value_runs(ctx: common.Context, match: bool) -> pd.DataFrame:
+    """Swap experiment for every scale, number of players and rank (one tidy table)."""
+    key = "swap_matches" if match else "swap_deals"
+    frames = []
+    for scale, _, rules in scale_grid(ctx, "card values", match):
+        df = A.card_values(ctx.runner, rules, A.RANKS, ctx.counts[key], ctx.seeds[key],
+                           common.POLICY)
+        df.insert(0, "scale", scale)
+        frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
 def head_to_head(ctx: common.Context, match: bool) -> pd.DataFrame:
     """Each holder against the eight-dumper in the focal seat, expert opponents."""
-    std = PRESETS["standard"]
     key = "h2h_matches" if match else "h2h_deals"
     rows = []
-    for scale in A.SCALE_NAMES:
-        for players in common.PLAYERS:
-            rules = std.replace(scale=scale, players=players,
-                                match="elimination:100" if match else "single")
-            ctx.log(f"hold vs dump: {scale}, {players} players, {'matches' if match else 'deals'}")
-            out = A.focal_outcomes(ctx.runner, rules, H2H_POLICIES, common.POLICY,
-                                   ctx.counts[key], ctx.seeds[key])
-            for holder in HOLDERS:
-                cmp = A.compare_policies(out, holder, DUMPER)
-                row = {"scale": scale, "players": players, "holder": holder, "n": cmp["win"].n}
-                for name, est in cmp.items():
-                    row.update(A.estimate_columns(name, est))
-                rows.append(row)
+    for scale, players, rules in scale_grid(ctx, "hold vs dump", match):
+        out = A.focal_outcomes(ctx.runner, rules, H2H_POLICIES, common.POLICY,
+                               ctx.counts[key], ctx.seeds[key])
+        for holder in HOLDERS:
+            cmp = A.compare_policies(out, holder, DUMPER)
+            row = {"scale": scale, "players": players, "holder": holder, "n": cmp["win"].n}
+            for name, est in cmp.items():
+                row.update(A.estimate_columns(name, est))
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
