@@ -41,12 +41,13 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy import stats as _sp
 
 from . import cards
 from .rules import PRESETS, Rules
 from .simulate import Seats, simulate
-from .stats import Estimate, mean_interval, paired_difference, proportion
+from .tables import format_table
+from .stats import (Estimate, independent_difference, mean_interval, normal_critical,
+                    paired_difference, proportion, relative_change)
 
 try:  # the sweep layer (stored results); optional until it exists
     from .sweep import Config, load_config_games, run_sweep
@@ -68,7 +69,7 @@ except ImportError:  # pragma: no cover - depends on the checkout
 
 SCALE_NAMES = tuple(cards.SCALES)  # base, hundred, crazy_eights
 RANKS = cards.RANK_NAMES  # A, 2, ..., K
-Z95 = float(_sp.norm.ppf(0.975))
+Z95 = normal_critical(0.95)
 
 
 # ================================================================================================
@@ -146,39 +147,6 @@ def mean_points(df: pd.DataFrame) -> np.ndarray:
 # ================================================================================================
 # estimators
 # ================================================================================================
-def relative_change(a, b) -> Estimate:
-    """``mean(a) / mean(b) - 1`` of paired observations, with a delta-method interval.
-
-    The interval is the normal interval of the mean of the linearised values
-    ``(a_i - r b_i) / mean(b)`` with ``r = mean(a) / mean(b)``: first-order exact for large
-    ``n``, and it accounts for the correlation of ``a`` and ``b`` within a pair.
-    """
-    a = np.asarray(a, dtype=np.float64).ravel()
-    b = np.asarray(b, dtype=np.float64).ravel()
-    if a.shape != b.shape:
-        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
-    n = a.size
-    if n < 2 or b.mean() == 0:
-        return Estimate(float("nan"), float("nan"), float("nan"), n)
-    r = a.mean() / b.mean()
-    z = (a - r * b) / b.mean()
-    se = float(np.sqrt(z.var(ddof=1) / n))
-    return Estimate(float(r - 1), float(r - 1 - Z95 * se), float(r - 1 + Z95 * se), n)
-
-
-def independent_difference(first: Estimate, second: Estimate) -> Estimate:
-    """``first - second`` for estimates from independent samples with normal intervals.
-
-    The standard errors are read back from the intervals (half-width / 1.96) and added in
-    quadrature. Use it only where the two estimates share no games.
-    """
-    se1 = (first.high - first.low) / (2 * Z95)
-    se2 = (second.high - second.low) / (2 * Z95)
-    se = math.sqrt(se1 * se1 + se2 * se2)
-    value = first.value - second.value
-    return Estimate(value, value - Z95 * se, value + Z95 * se, first.n + second.n)
-
-
 def forhand_advantage(df: pd.DataFrame, players: int | None = None) -> Estimate:
     """How much more often förhand (seat 0) wins a single deal than the average seat.
 
@@ -636,19 +604,7 @@ def direction(est: Estimate) -> int:
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence], align: str | None = None
                    ) -> str:
     """A GitHub Markdown table; ``align`` is one of ``l``/``r``/``c`` per column."""
-    header = [str(h) for h in header]
-    align = align or "l" + "r" * (len(header) - 1)
-    if len(align) != len(header):
-        raise ValueError("align needs one letter per column")
-    marks = {"l": ":---", "r": "---:", "c": ":---:"}
-    lines = ["| " + " | ".join(header) + " |",
-             "|" + "|".join(marks[a] for a in align) + "|"]
-    for row in rows:
-        cells = [str(c).replace("|", "\\|") for c in row]
-        if len(cells) != len(header):
-            raise ValueError(f"row has {len(cells)} cells, header {len(header)}")
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines) + "\n"
+    return format_table(header, rows, align, style="markdown")
 
 
 def describe_rules(rules: Rules, base: Rules | None = None) -> str:

@@ -17,6 +17,7 @@ import click
 from .rules import RulesError
 from .simulate import Seats, SimulationError
 from .store import MissingKeyError, Store
+from . import tables
 from .sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, SWEEP_FILE_HELP,
                     SweepError, check_backend, check_run_settings, expand_grid, format_table,
                     load_sweep_file, plan, run_sweep, stored_summary, summary_records)
@@ -234,10 +235,7 @@ def results_list(store, as_json):
     header = ["key", "games", "chunks", "players", "policies", "configuration"]
     rows = [[r["key"], f"{int(r['games']):,}", str(r["chunks"]), str(r["players"]),
              _policies_text(r["policies"]), str(r["label"])] for _, r in table.iterrows()]
-    widths = [max(len(x) for x in col) for col in zip(header, *rows)]
-    for cells in [header, ["-" * w for w in widths], *rows]:
-        click.echo("  ".join(c.rjust(w) if i in (1, 2) else c.ljust(w)
-                             for i, (c, w) in enumerate(zip(cells, widths))).rstrip())
+    click.echo(tables.format_table(header, rows, "lrrlll", style="text"))
 
 
 @results.command("show")

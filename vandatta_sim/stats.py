@@ -14,10 +14,11 @@ on tables of 10^7 games. Conventions:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
-from scipy import stats as _sp
 
 #: Below this many observations a mean's interval uses Student's t rather than the normal.
 SMALL_SAMPLE = 30
@@ -56,16 +57,29 @@ class Estimate:
         return self.format(4)
 
 
-def _z(confidence: float) -> float:
+@lru_cache(maxsize=64)
+def normal_critical(confidence: float = 0.95) -> float:
     """Two-sided normal critical value, e.g. 1.96 for 0.95."""
-    return float(_sp.norm.ppf(0.5 + confidence / 2))
+    from scipy import stats as sp  # imported on first use: scipy costs most of a cold start
+
+    return float(sp.norm.ppf(0.5 + confidence / 2))
 
 
-def _critical(confidence: float, df: float) -> float:
+def student_critical(confidence: float, df: float) -> float:
+    """Two-sided critical value of Student's t with ``df`` degrees of freedom."""
+    from scipy import stats as sp
+
+    return float(sp.t.ppf(0.5 + confidence / 2, df))
+
+
+def critical(confidence: float, df: float) -> float:
     """Two-sided critical value: Student's t for small samples, else the normal."""
     if df < SMALL_SAMPLE - 1:
-        return float(_sp.t.ppf(0.5 + confidence / 2, df))
-    return _z(confidence)
+        return student_critical(confidence, df)
+    return normal_critical(confidence)
+
+
+_z = normal_critical
 
 
 def wilson_interval(successes, n, confidence: float = 0.95):
@@ -108,7 +122,7 @@ def mean_interval(x, confidence: float = 0.95) -> Estimate:
     mean = float(x.mean())
     if n == 1:
         return Estimate(mean, float("nan"), float("nan"), 1)
-    margin = _critical(confidence, n - 1) * float(np.sqrt(x.var(ddof=1) / n))
+    margin = critical(confidence, n - 1) * float(np.sqrt(x.var(ddof=1) / n))
     return Estimate(mean, mean - margin, mean + margin, n)
 
 
@@ -141,10 +155,103 @@ def unpaired_difference(a, b, confidence: float = 0.95) -> Estimate:
     se = float(np.sqrt(va + vb))
     if min(a.size, b.size) < SMALL_SAMPLE and va + vb > 0:
         df = (va + vb) ** 2 / (va**2 / (a.size - 1) + vb**2 / (b.size - 1))
-        crit = float(_sp.t.ppf(0.5 + confidence / 2, df))
+        crit = student_critical(confidence, df)
     else:
         crit = _z(confidence)
     return Estimate(value, value - crit * se, value + crit * se, a.size + b.size)
+
+
+def relative_change(a, b, confidence: float = 0.95) -> Estimate:
+    """``mean(a) / mean(b) - 1`` of paired observations, with a delta-method interval.
+
+    The interval is the normal interval of the mean of the linearised values
+    ``(a_i - r b_i) / mean(b)`` with ``r = mean(a) / mean(b)``: first-order exact for large
+    ``n``, and it accounts for the correlation of ``a`` and ``b`` within a pair.
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
+    n = a.size
+    if n < 2 or b.mean() == 0:
+        return Estimate(float("nan"), float("nan"), float("nan"), n)
+    z = normal_critical(confidence)
+    r = a.mean() / b.mean()
+    lin = (a - r * b) / b.mean()
+    se = float(np.sqrt(lin.var(ddof=1) / n))
+    return Estimate(float(r - 1), float(r - 1 - z * se), float(r - 1 + z * se), n)
+
+
+def independent_difference(first: Estimate, second: Estimate,
+                           confidence: float = 0.95) -> Estimate:
+    """``first - second`` for estimates from independent samples with normal intervals.
+
+    The standard errors are read back from the intervals (half-width / z) and added in
+    quadrature. Use it only where the two estimates share no games.
+    """
+    z = normal_critical(confidence)
+    se1 = (first.high - first.low) / (2 * z)
+    se2 = (second.high - second.low) / (2 * z)
+    se = math.sqrt(se1 * se1 + se2 * se2)
+    value = first.value - second.value
+    return Estimate(value, value - z * se, value + z * se, first.n + second.n)
+
+
+@dataclass(frozen=True)
+class Moments:
+    """Count, mean and sum of squared deviations of a sample; merged exactly (Chan et al.), so
+    a mean's interval can be built chunk by chunk without holding the sample."""
+
+    n: int = 0
+    mean: float = 0.0
+    m2: float = 0.0
+
+    @classmethod
+    def of(cls, x: np.ndarray) -> Moments:
+        if x.size == 0:
+            return cls()
+        mean = float(x.mean())
+        d = x - mean
+        return cls(int(x.size), mean, float(np.sum(d * d)))
+
+    def merge(self, other: Moments) -> Moments:
+        if not other.n:
+            return self
+        if not self.n:
+            return other
+        n = self.n + other.n
+        delta = other.mean - self.mean
+        return Moments(n, self.mean + delta * other.n / n,
+                       self.m2 + other.m2 + delta * delta * self.n * other.n / n)
+
+    def estimate(self, confidence: float = 0.95) -> Estimate:
+        """As :func:`mean_interval` (normal interval, Student's t below 30 observations)."""
+        nan = float("nan")
+        if self.n < 2:
+            return Estimate(self.mean if self.n else nan, nan, nan, self.n)
+        margin = critical(confidence, self.n - 1) * math.sqrt(self.m2 / (self.n - 1) / self.n)
+        return Estimate(self.mean, self.mean - margin, self.mean + margin, self.n)
+
+
+def ratio_of_sums(sums: tuple[int, int, int, int, int], n: int,
+                  confidence: float = 0.95) -> Estimate:
+    """``Σb / Σd`` over ``n`` independent units, from ``(Σb, Σd, Σb², Σbd, Σd²)``.
+
+    A delta-method interval of a ratio estimator (e.g. blocked deals per deal played, where
+    each match contributes ``b`` blocked deals out of ``d``), clipped to [0, 1]. NaN when no
+    unit has ``d > 0``; the value only, with a NaN interval, below two units.
+    """
+    B, D, bb, bd, dd = sums
+    nan = float("nan")
+    if n == 0 or D == 0:
+        return Estimate(nan, nan, nan, n)
+    r = B / D
+    if n < 2:
+        return Estimate(r, nan, nan, n)
+    residual = max(bb - 2 * r * bd + r * r * dd, 0.0)  # Σ(b - r·d)²
+    se = math.sqrt(residual / (n - 1) / n) / (D / n)
+    z = critical(confidence, n - 1)
+    return Estimate(r, max(0.0, r - z * se), min(1.0, r + z * se), n)
 
 
 def win_rate_half_width(successes, n, confidence: float = 0.95):

@@ -70,8 +70,11 @@ from . import ENGINE_VERSION, __version__
 from .cards import RANK_NAMES
 from .rules import PRESETS, Rules, RulesError, get_preset, parse_override, resolve_rules
 from .simulate import Seats, SimulationError, simulate
-from .stats import Estimate, _critical, games_for_half_width, proportion, win_rate_half_width
+from .stats import (Estimate, Moments, games_for_half_width, proportion, ratio_of_sums,
+                    win_rate_half_width)
 from .store import TEMP_PREFIX, Store
+from .tables import format_table as _table
+
 
 DEFAULT_CHUNK_SIZE = 100_000
 DEFAULT_MAX_GAMES = 10**8
@@ -1241,41 +1244,6 @@ def load_config_games(config: Config, seed: int, chunk_size: int = DEFAULT_CHUNK
 
 
 @dataclass(frozen=True)
-class _Moments:
-    """Count, mean and sum of squared deviations of a sample; merged exactly (Chan et al.)."""
-
-    n: int = 0
-    mean: float = 0.0
-    m2: float = 0.0
-
-    @classmethod
-    def of(cls, x: np.ndarray) -> _Moments:
-        if x.size == 0:
-            return cls()
-        mean = float(x.mean())
-        d = x - mean
-        return cls(int(x.size), mean, float(np.sum(d * d)))
-
-    def merge(self, other: _Moments) -> _Moments:
-        if not other.n:
-            return self
-        if not self.n:
-            return other
-        n = self.n + other.n
-        delta = other.mean - self.mean
-        return _Moments(n, self.mean + delta * other.n / n,
-                        self.m2 + other.m2 + delta * delta * self.n * other.n / n)
-
-    def estimate(self, confidence: float = 0.95) -> Estimate:
-        """As :func:`stats.mean_interval` (normal interval, Student's t below 30 games)."""
-        nan = float("nan")
-        if self.n < 2:
-            return Estimate(self.mean if self.n else nan, nan, nan, self.n)
-        margin = _critical(confidence, self.n - 1) * math.sqrt(self.m2 / (self.n - 1) / self.n)
-        return Estimate(self.mean, self.mean - margin, self.mean + margin, self.n)
-
-
-@dataclass(frozen=True)
 class _Summary:
     """Sufficient statistics of some games of one configuration: computed per chunk (while the
     chunk is in memory, or from its stored columns) and merged in chunk order."""
@@ -1283,8 +1251,8 @@ class _Summary:
     players: int
     n: int = 0
     wins: tuple[int, ...] = ()
-    turns: _Moments = _Moments()
-    loser_points: _Moments = _Moments()
+    turns: Moments = Moments()
+    loser_points: Moments = Moments()
     blocked: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)  # Σb, Σd, Σb², Σbd, Σd²
     single_deals: bool = True
 
@@ -1303,8 +1271,8 @@ class _Summary:
         b = df["blocked"].to_numpy().astype(np.int64)
         d = df["deals"].to_numpy().astype(np.int64)
         return cls(players, n, tuple(int(w) for w in wins),
-                   _Moments.of(df["turns"].to_numpy(np.float64)),
-                   _Moments.of((total - winner_points) / losers),
+                   Moments.of(df["turns"].to_numpy(np.float64)),
+                   Moments.of((total - winner_points) / losers),
                    (int(b.sum()), int(d.sum()), int(b @ b), int(b @ d), int(d @ d)),
                    bool(np.all(d == 1)))
 
@@ -1323,18 +1291,10 @@ class _Summary:
     def blocked_share(self, confidence: float = 0.95) -> Estimate:
         """Blocked deals / deals played: Wilson for single deals (or none blocked), else the
         delta-method interval of a ratio of sums over independent matches."""
-        B, D, bb, bd, dd = self.blocked
-        n = self.n
-        if n == 0 or D == 0:
-            nan = float("nan")
-            return Estimate(nan, nan, nan, n)
-        if self.single_deals or B == 0 or n < 2:
+        B, D = self.blocked[:2]
+        if self.n and D and (self.single_deals or B == 0 or self.n < 2):
             return proportion(B, D, confidence)
-        r = B / D
-        residual = max(bb - 2 * r * bd + r * r * dd, 0.0)  # Σ(b - r·d)²
-        se = math.sqrt(residual / (n - 1) / n) / (D / n)
-        z = _critical(confidence, n - 1)
-        return Estimate(r, max(0.0, r - z * se), min(1.0, r + z * se), n)
+        return ratio_of_sums(self.blocked, self.n, confidence)
 
     def result(self) -> dict:
         """The summary row (see :func:`summarize`)."""
@@ -1383,12 +1343,7 @@ def format_table(summary: pd.DataFrame) -> str:
               est(row, "blocked_share", 2, True), est(row, "loser_points", 1),
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *lines)]
-    right = {2, 7}
-    def fmt(cells):
-        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
-                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-    return "\n".join([fmt(header), fmt(["-" * w for w in widths])] + [fmt(r) for r in lines])
+    return _table(header, lines, "llrllllr", style="text")
 
 
 def _jsonable(value):
