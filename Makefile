@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench reports clean-cache clean-results
+.PHONY: help install test test-fast bench reports docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
@@ -56,3 +56,8 @@ clean-cache: ## Remove numba's compiled-kernel cache (after editing the engine b
 
 clean-results: ## Remove the stored sweep results (reports will recompute them)
 	rm -rf results
+
+docs/rules.md: vandatta_sim/rulebook.py vandatta_sim/rules.py | $(VENV)/.installed
+	$(PY) -c "from vandatta_sim import rulebook; open('$@', 'w', encoding='utf-8').write(rulebook.reference_markdown())"
+
+docs: docs/rules.md ## Regenerate the generated docs (the rules reference)

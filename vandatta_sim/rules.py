@@ -116,6 +116,23 @@ def _check_match(value: object) -> str:
     raise _bad("match", value, _MATCH_ALLOWED)
 
 
+def allowed_values(name: str) -> str:
+    """The values a field accepts, as error messages and the rules reference show them."""
+    if name in _RANGES:
+        return _RANGES[name][2]
+    if name in _CHOICES:
+        return ", ".join(map(str, _CHOICES[name]))
+    if name == "reshuffles":
+        return f"0–{_MAX_RESHUFFLES} or unlimited"
+    if name == "scale":
+        return _SCALE_ALLOWED
+    if name == "match":
+        return _MATCH_ALLOWED
+    if name in _FIELD_NAMES and isinstance(getattr(_STANDARD, name), bool):
+        return "true, false"
+    raise _unknown("field", name, _FIELD_NAMES)
+
+
 def _check_field(name: str, value: object, default: object) -> object:
     """The normalised value of one field, or RulesError."""
     if name in _RANGES:
@@ -128,7 +145,7 @@ def _check_field(name: str, value: object, default: object) -> object:
         value = _as_int(value)
         if any(type(value) is type(c) and value == c for c in _CHOICES[name]):
             return value
-        raise _bad(name, value, ", ".join(map(str, _CHOICES[name])))
+        raise _bad(name, value, allowed_values(name))
     if isinstance(default, bool):
         if type(value) is bool:
             return value
@@ -137,7 +154,7 @@ def _check_field(name: str, value: object, default: object) -> object:
         value = _as_int(value)
         if value == "unlimited" or (type(value) is int and 0 <= value <= _MAX_RESHUFFLES):
             return value
-        raise _bad(name, value, f"0–{_MAX_RESHUFFLES} or unlimited")
+        raise _bad(name, value, allowed_values(name))
     if name == "scale":
         return _check_scale(value)
     if name == "match":
@@ -369,5 +386,11 @@ def resolve_rules(preset: str | None = None, file: str | Path | None = None,
         rules = get_preset(preset or "standard")
     if isinstance(overrides, str):  # one override passed bare, not in a list
         overrides = (overrides,)
-    changes = dict(parse_override(text) for text in overrides)
+    changes = {}
+    for text in overrides:
+        name, value = parse_override(text)
+        # Each value is checked on its own, so a bad value is reported even when a later
+        # override of the same field would replace it.
+        _check_field(name, value, getattr(rules, name))
+        changes[name] = value
     return rules.replace(**changes)
