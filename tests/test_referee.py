@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 import pytest
+from conftest import TraceBuilder, card
 
-from vandatta_sim.cards import parse_card
 from vandatta_sim.referee import (
     CAUSE_CALL,
     CAUSE_DRAW,
@@ -27,81 +27,6 @@ from vandatta_sim.referee import (
 )
 from vandatta_sim.rules import Rules
 from vandatta_sim.trace import DRAW_CAUSES, Event, as_rows, narrate
-
-SUITS = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
-REASONS = {"won": 0, "blocked": 1, "capped": 2}
-
-
-def card(text: str) -> int:
-    return parse_card(text)
-
-
-class TraceBuilder:
-    """Builds a trace row by row; cards as ``C4``/``♣4``, suits as ``H``/``♥``."""
-
-    def __init__(self):
-        self.rows: list[tuple[int, int, int, int]] = []
-
-    def add(self, kind: Event, seat: int = -1, a: int = 0, b: int = 0) -> TraceBuilder:
-        self.rows.append((int(kind), seat, a, b))
-        return self
-
-    def new_deal(self, dealer, forehand, number=0):
-        return self.add(Event.NEW_DEAL, dealer, forehand, number)
-
-    def deal(self, seat, cards: str):
-        for text in cards.split():
-            self.add(Event.DEAL, seat, card(text))
-        return self
-
-    def start(self, text):
-        return self.add(Event.START, -1, card(text))
-
-    def bury(self, text):
-        return self.add(Event.BURY, -1, card(text))
-
-    def turn(self, seat):
-        return self.add(Event.TURN, seat)
-
-    def play(self, seat, *texts):
-        for text in texts:
-            self.add(Event.PLAY, seat, card(text))
-        return self
-
-    def name(self, seat, suit):
-        return self.add(Event.NAME_SUIT, seat, SUITS[suit])
-
-    def draw(self, seat, texts: str, cause="draw"):
-        for text in texts.split():
-            self.add(Event.DRAW, seat, card(text), DRAW_CAUSES.index(cause))
-        return self
-
-    def pass_(self, seat):
-        return self.add(Event.PASS, seat)
-
-    def reshuffle(self, n):
-        return self.add(Event.RESHUFFLE, -1, n)
-
-    def call(self, seat, called=True):
-        return self.add(Event.CALL, seat, int(called))
-
-    def end(self, winner, reason="won"):
-        return self.add(Event.END_DEAL, winner, REASONS[reason])
-
-    def scores(self, *pairs):
-        """``scores((0, 0, 0), (1, 5, 5))``: (seat, points, total) per active seat."""
-        for seat, points, total in pairs:
-            self.add(Event.SCORE, seat, points, total)
-        return self
-
-    def eliminated(self, seat):
-        return self.add(Event.ELIMINATED, seat)
-
-    def end_match(self, winner, deals):
-        return self.add(Event.END_MATCH, winner, deals)
-
-    def array(self) -> np.ndarray:
-        return np.array(self.rows, dtype=np.int32).reshape(-1, 4)
 
 
 def rules(**changes) -> Rules:
