@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vandatta_sim.referee import referee
+from vandatta_sim.referee import RefereeError, referee
 from vandatta_sim.rules import PRESETS, Rules
 from vandatta_sim.simulate import SimulationError, simulate, trace_game
 from vandatta_sim.trace import Event
@@ -150,12 +150,12 @@ def test_referee_rejects_a_tampered_engine_trace():
     plays = np.flatnonzero(trace[:, 0] == Event.PLAY)
     bad = trace.copy()
     bad[plays[3], 2] = (bad[plays[3], 2] + 4) % 52  # a card of another rank, same suit
-    with pytest.raises(AssertionError):
+    with pytest.raises(RefereeError):
         referee(bad, rules)
     scored = trace.copy()
     row = np.flatnonzero(scored[:, 0] == Event.SCORE)[0]
     scored[row, 2] += 1
-    with pytest.raises(AssertionError):
+    with pytest.raises(RefereeError):
         referee(scored, rules)
 
 

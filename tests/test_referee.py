@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 import pytest
+from conftest import TraceBuilder, card
 
-from vandatta_sim.cards import parse_card
 from vandatta_sim.referee import (
     CAUSE_CALL,
     CAUSE_DRAW,
@@ -27,81 +27,6 @@ from vandatta_sim.referee import (
 )
 from vandatta_sim.rules import Rules
 from vandatta_sim.trace import DRAW_CAUSES, Event, as_rows, narrate
-
-SUITS = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
-REASONS = {"won": 0, "blocked": 1, "capped": 2}
-
-
-def card(text: str) -> int:
-    return parse_card(text)
-
-
-class TraceBuilder:
-    """Builds a trace row by row; cards as ``C4``/``♣4``, suits as ``H``/``♥``."""
-
-    def __init__(self):
-        self.rows: list[tuple[int, int, int, int]] = []
-
-    def add(self, kind: Event, seat: int = -1, a: int = 0, b: int = 0) -> TraceBuilder:
-        self.rows.append((int(kind), seat, a, b))
-        return self
-
-    def new_deal(self, dealer, forehand, number=0):
-        return self.add(Event.NEW_DEAL, dealer, forehand, number)
-
-    def deal(self, seat, cards: str):
-        for text in cards.split():
-            self.add(Event.DEAL, seat, card(text))
-        return self
-
-    def start(self, text):
-        return self.add(Event.START, -1, card(text))
-
-    def bury(self, text):
-        return self.add(Event.BURY, -1, card(text))
-
-    def turn(self, seat):
-        return self.add(Event.TURN, seat)
-
-    def play(self, seat, *texts):
-        for text in texts:
-            self.add(Event.PLAY, seat, card(text))
-        return self
-
-    def name(self, seat, suit):
-        return self.add(Event.NAME_SUIT, seat, SUITS[suit])
-
-    def draw(self, seat, texts: str, cause="draw"):
-        for text in texts.split():
-            self.add(Event.DRAW, seat, card(text), DRAW_CAUSES.index(cause))
-        return self
-
-    def pass_(self, seat):
-        return self.add(Event.PASS, seat)
-
-    def reshuffle(self, n):
-        return self.add(Event.RESHUFFLE, -1, n)
-
-    def call(self, seat, called=True):
-        return self.add(Event.CALL, seat, int(called))
-
-    def end(self, winner, reason="won"):
-        return self.add(Event.END_DEAL, winner, REASONS[reason])
-
-    def scores(self, *pairs):
-        """``scores((0, 0, 0), (1, 5, 5))``: (seat, points, total) per active seat."""
-        for seat, points, total in pairs:
-            self.add(Event.SCORE, seat, points, total)
-        return self
-
-    def eliminated(self, seat):
-        return self.add(Event.ELIMINATED, seat)
-
-    def end_match(self, winner, deals):
-        return self.add(Event.END_MATCH, winner, deals)
-
-    def array(self) -> np.ndarray:
-        return np.array(self.rows, dtype=np.int32).reshape(-1, 4)
 
 
 def rules(**changes) -> Rules:
@@ -304,7 +229,7 @@ def test_draw_with_a_legal_play_under_must_play():
     rejects(prefix + [(Event.PASS, 0, 0, 0)], free, "could draw")
     game = replay(prefix + [(Event.DRAW, 0, card("D3"), 0), (Event.DRAW, 0, card("D4"), 0),
                             (Event.PASS, 0, 0, 0), (Event.TURN, 1, 0, 0)], free)
-    assert game.hand_sizes[0] == 5
+    assert game.deal.hand_sizes[0] == 5
 
 
 def test_pass_before_the_draw_limit_is_rejected():
@@ -374,7 +299,7 @@ def test_missing_call_and_forgotten_call_penalty():
     penalty = [(Event.DRAW, 0, card(c), CAUSE_CALL) for c in ("D2", "D3", "D4")]
     j = index_of(rows, Event.TURN, 1)
     game = replay(forgot[:j] + penalty + forgot[j:j + 1], rules())
-    assert game.hand_sizes[0] == 4
+    assert game.deal.hand_sizes[0] == 4
     with pytest.raises(RefereeError, match="more call"):
         replay(forgot[:j] + penalty + penalty[:1], rules())
     rejects(forgot, rules(), "forget probability is 0", policies_forget=[0.0, 0.0])
@@ -570,8 +495,8 @@ class SelfPlay:
         self.rows.append(row)
 
     def random_talon_card(self):
-        talon = self.game.talon
-        pick = self.rng.randrange(self.game.talon_size)
+        talon = self.game.deal.talon
+        pick = self.rng.randrange(self.game.deal.talon_size)
         for c, n in enumerate(talon):
             if pick < n:
                 return c
@@ -580,10 +505,10 @@ class SelfPlay:
 
     def draw(self, seat, cause):
         g = self.game
-        if g.talon_size == 0:
+        if g.deal.talon_size == 0:
             if not g.can_reshuffle():
                 return None
-            self.emit(Event.RESHUFFLE, -1, len(g.discard) - 1)
+            self.emit(Event.RESHUFFLE, -1, len(g.deal.discard) - 1)
         c = self.random_talon_card()
         self.emit(Event.DRAW, seat, c, cause)
         return c
@@ -620,15 +545,15 @@ class SelfPlay:
         while True:
             c = self.random_talon_card()
             self.emit(Event.START, -1, c)
-            if g._needs_bury(c) and any(g.talon[t] and not g._needs_bury(t) for t in range(54)):
+            if g._needs_bury(c) and any(g.deal.talon[t] and not g._needs_bury(t) for t in range(54)):
                 self.emit(Event.BURY, -1, c)
                 continue
             break
         g._resolve_start()
-        if g.start_namer is not None:
-            self.emit(Event.NAME_SUIT, g.start_namer, rng.randrange(4))
-        if g.queue_open:
-            self.penalty([tuple(e) for e in g.queue], 5)
+        if g.deal.start_namer is not None:
+            self.emit(Event.NAME_SUIT, g.deal.start_namer, rng.randrange(4))
+        if g.deal.queue_open:
+            self.penalty([tuple(e) for e in g.deal.queue], 5)
         seat, quiet, turns = forehand, 0, 0
         while True:
             self.emit(Event.TURN, seat)
@@ -645,26 +570,26 @@ class SelfPlay:
             if turns >= self.turn_cap:
                 self.emit(Event.END_DEAL, -1, 2)
                 break
-            seat = g.next_active(seat, g.direction)
+            seat = g.next_active(seat, g.deal.direction)
         for s in range(g.P):
             if g.active[s]:
-                value = sum(r.points[c] * n for c, n in g.hands[s].items())
+                value = sum(r.points[c] * n for c, n in g.deal.hands[s].items())
                 self.emit(Event.SCORE, s, value, g.totals[s] + value)
 
     def turn(self, seat):
         g, r, rng = self.game, self.r, self.rng
-        if g.duty > 0:
+        if g.deal.duty > 0:
             answers = sorted(legal_plays(g))
             if answers and (r.must_play or rng.random() < 0.7):
                 result = self.play(seat, rng.choice(answers))
             else:
-                cause = 2 if g.duty_kind == "counter" else 3
-                self.penalty([(seat, g.duty)], cause)
+                cause = 2 if g.deal.duty_kind == "counter" else 3
+                self.penalty([(seat, g.deal.duty)], cause)
                 self.emit(Event.PASS, seat)
                 return None
         else:
             result = self.move(seat, extra=False)
-        if result != "won" and g.t_forgot and g.hand_sizes[seat]:
+        if result != "won" and g.turn.forgot and g.deal.hand_sizes[seat]:
             self.penalty([(seat, r.call_penalty)], 4)
         return result
 
@@ -691,36 +616,37 @@ class SelfPlay:
     def play(self, seat, c):
         g, r, rng = self.game, self.r, self.rng
         self.emit(Event.PLAY, seat, c)
-        if g.t_call_due:
+        if g.turn.call_due:
             self.emit(Event.CALL, seat, 0 if rng.random() < self.forget else 1)
         if g.phase == "won":
             return "won"
-        if g.queue_open:
-            self.penalty([tuple(e) for e in g.queue], 1)
-        if g.t_stack_rank is not None and rng.random() < 0.5:
-            size = g.hand_sizes[seat]
-            more = sorted(x for x in g.hands[seat] if x < 52 and x // 4 == g.t_stack_rank
-                          and (size > 1 or may_go_out_with(x, r, g.start_suit))
+        if g.deal.queue_open:
+            self.penalty([tuple(e) for e in g.deal.queue], 1)
+        if g.turn.stack_rank is not None and rng.random() < 0.5:
+            size = g.deal.hand_sizes[seat]
+            rank = g.turn.stack_rank
+            more = sorted(x for x in g.deal.hands[seat] if x < 52 and x // 4 == rank
+                          and (size > 1 or may_go_out_with(x, r, g.deal.start_suit))
                           and not (x // 4 == 7 and r.same_player
-                                   and not has_follow_up(g.hands[seat], size - 1, r,
-                                                         g.start_suit)))
+                                   and not has_follow_up(g.deal.hands[seat], size - 1, r,
+                                                         g.deal.start_suit)))
             if more:
                 return self.play(seat, rng.choice(more))
-        if g.t_need_name:
+        if g.turn.name_due:
             suit = rng.randrange(4)
-            if g.t_need_name == "eight" and r.same_player:
-                size = g.hand_sizes[seat]
-                follow = sorted(f for f in g.hands[seat] if f < 52 and f // 4 not in (0, 7)
+            if g.turn.name_due == "eight" and r.same_player:
+                size = g.deal.hand_sizes[seat]
+                follow = sorted(f for f in g.deal.hands[seat] if f < 52 and f // 4 not in (0, 7)
                                 or (f // 4 == 0 and r.ace_on_eight))
                 follow = [f for f in follow if size > 1 or
                           (not (f // 4 == 0 and not r.out_on_special)
-                           and (not r.last_card_start_suit or f % 4 == g.start_suit))]
+                           and (not r.last_card_start_suit or f % 4 == g.deal.start_suit))]
                 f = rng.choice(follow)
                 self.emit(Event.NAME_SUIT, seat, f % 4)
                 return self.play(seat, f)
             self.emit(Event.NAME_SUIT, seat, suit)
             return None
-        if g.t_continue == "extra":
+        if g.turn.extra_turn_due:
             return self.move(seat, extra=True)
         return None
 

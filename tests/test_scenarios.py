@@ -15,13 +15,12 @@ against invariants that follow from the rules (totals, eliminations, wins).
 from __future__ import annotations
 
 import pytest
+from conftest import PASS, C, D, Deal, N, P, T, readable
 
 from vandatta_sim.cards import card_name
 from vandatta_sim.rules import Rules
 from vandatta_sim.simulate import SimulationError, simulate, trace_game
-from vandatta_sim.trace import DRAW_CAUSES, END_REASONS, Event, as_rows, narrate
-
-SUITS = "♣♦♥♠"
+from vandatta_sim.trace import Event, as_rows
 
 # Rank points per scale, written out here from RULES.md §2 (A, 2, …, 10, J, Q, K), so that the
 # score checks do not read the engine's own tables.
@@ -36,102 +35,6 @@ SCALE_TABLES = {
 # ------------------------------------------------------------------------------------------------
 # helpers
 # ------------------------------------------------------------------------------------------------
-def deck(text: str) -> list[str]:
-    """``"♣9 ♣10 | ♠3 ♠4 | ♣5 | ♦2"`` → card list; ``|`` only separates hands for the reader.
-    ``JK2`` is the second joker type (53)."""
-    return [53 if t == "JK2" else t for t in text.split() if t != "|"]
-
-
-def readable(trace) -> list[tuple]:
-    """The trace as readable tuples: ``("TURN", 0)``, ``("PLAY", 0, "♠8")``,
-    ``("NAME_SUIT", 0, "♥")``, ``("DRAW", 1, "♦3", "ace")``, ``("CALL", 0, 1)``,
-    ``("END_DEAL", 0, "won")``, ``("SCORE", 1, points, total)``, …"""
-    out = []
-    for kind, seat, a, b in as_rows(trace):
-        name = Event(kind).name
-        if kind in (Event.DEAL, Event.PLAY):
-            out.append((name, seat, card_name(a)))
-        elif kind in (Event.START, Event.BURY):
-            out.append((name, card_name(a)))
-        elif kind == Event.DRAW:
-            out.append((name, seat, card_name(a), DRAW_CAUSES[b]))
-        elif kind == Event.NAME_SUIT:
-            out.append((name, seat, SUITS[a]))
-        elif kind in (Event.TURN, Event.PASS, Event.ELIMINATED):
-            out.append((name, seat))
-        elif kind == Event.CALL:
-            out.append((name, seat, a))
-        elif kind == Event.END_DEAL:
-            out.append((name, seat, END_REASONS[a]))
-        elif kind in (Event.SCORE, Event.NEW_DEAL):
-            out.append((name, seat, a, b))
-        elif kind == Event.RESHUFFLE:
-            out.append((name, a))
-        elif kind == Event.END_MATCH:
-            out.append((name, seat, a))
-        else:
-            out.append((name, seat, a, b))
-    return out
-
-
-class Deal:
-    """One scripted single deal: ``.events`` (readable tuples), ``.play`` (from the first TURN),
-    ``.opening`` (START/BURY/NAME_SUIT/DRAW before the first TURN), ``.text`` (narration)."""
-
-    def __init__(self, script: str, policies="greedy", forget=None, seed=0, **fields):
-        fields.setdefault("players", 2)
-        fields.setdefault("match", "single")
-        self.rules = Rules(**fields)
-        self.trace = trace_game(self.rules, seed, 0, policies=policies, forget=forget,
-                                deck=deck(script))
-        self.events = readable(self.trace)
-        self.text = narrate(self.trace)
-        first_turn = next((i for i, e in enumerate(self.events) if e[0] == "TURN"),
-                          len(self.events))
-        self.opening = [e for e in self.events[:first_turn] if e[0] not in ("NEW_DEAL", "DEAL")]
-        self.play = self.events[first_turn:]
-
-    def hand(self, seat: int) -> list[str]:
-        return [e[2] for e in self.events if e[0] == "DEAL" and e[1] == seat]
-
-    def starts_with(self, expected: list[tuple]) -> None:
-        got = self.play[: len(expected)]
-        assert got == expected, f"\nexpected {expected}\ngot      {got}\n{self.text}"
-
-    def opening_is(self, expected: list[tuple]) -> None:
-        assert self.opening == expected, f"\nexpected {expected}\ngot {self.opening}\n{self.text}"
-
-    def end(self) -> list[tuple]:
-        """END_DEAL and the SCORE rows."""
-        i = next(i for i, e in enumerate(self.events) if e[0] == "END_DEAL")
-        return self.events[i:]
-
-
-def T(seat):
-    return ("TURN", seat)
-
-
-def P(seat, card):
-    return ("PLAY", seat, card)
-
-
-def N(seat, suit):
-    return ("NAME_SUIT", seat, suit)
-
-
-def D(seat, cards: str, cause="draw"):
-    """DRAW rows of one seat, one per card in ``cards``."""
-    return [("DRAW", seat, c, cause) for c in cards.split()]
-
-
-def PASS(seat):
-    return ("PASS", seat)
-
-
-def C(seat, called=1):
-    return ("CALL", seat, called)
-
-
 def points_of(card: str, table: dict) -> int:
     if card == "JK":
         return points_of("♣8", table)

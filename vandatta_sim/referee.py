@@ -3,9 +3,11 @@
 Written from ``../shared/RULES.md`` and ``docs/engine-rules.md`` only; it shares no code and no
 rule logic with the compiled engine. ``referee(trace, rules)`` walks the trace row by row with a
 :class:`GameState` (one method per event kind) and raises :class:`RefereeError` naming the event
-index, the event and the rule it breaks. Hands, talon and discard pile are multisets of card
-types, so every card dealt, drawn, played, buried or reshuffled must come from where the trace
-says it comes from: card conservation holds at every step by construction.
+index, the event and the rule it breaks. The state is kept by scope: the match in
+:class:`GameState` itself, the current deal in a :class:`DealState` and the current turn in a
+:class:`Turn`, each made new when its scope begins. Hands, talon and discard pile are multisets
+of card types, so every card dealt, drawn, played, buried or reshuffled must come from where the
+trace says it comes from: card conservation holds at every step by construction.
 
 Where docs/engine-rules.md leaves a detail open, the referee reads it as follows (the numbers
 are the choices of engine-rules.md):
@@ -54,10 +56,12 @@ are the choices of engine-rules.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
-from .cards import ACE, EIGHT, N_DECK_TYPES, N_TYPES, TWO, card_name
+from .cards import ACE, EIGHT, N_DECK_TYPES, N_TYPES, SUIT_SYMBOLS, TWO, card_name
 from .trace import DRAW_CAUSES, Event, as_rows, describe_row
 
 TURN_CAP = 5000          # choice 27
@@ -71,16 +75,57 @@ RANK = [c // 4 for c in range(N_DECK_TYPES)] + [-1, -1]
 SUIT = [c % 4 for c in range(N_DECK_TYPES)] + [-1, -1]
 JOKER = [False] * N_DECK_TYPES + [True, True]
 SPECIAL = [JOKER[c] or RANK[c] in (ACE, EIGHT) for c in range(N_TYPES)]
-SUIT_SYMBOLS = ("♣", "♦", "♥", "♠")
-
-# Kinds of the effective top card
-ORDINARY = "ordinary"            # rule 8
-ACE_TOP = "ace"                  # rule 9
-EIGHT_LIKE = "eight-like"        # rule 10 (played eight, super_eight joker, named start eight)
-PLAIN = "plain start special"    # choice 4: a special start card that could not be buried
 
 
-class RefereeError(AssertionError):
+# String enums: their values read as before in the error messages.
+
+class Phase(StrEnum):
+    """Where the match stands between two events."""
+
+    START = "start"                 # before the first NEW_DEAL
+    SETUP = "setup"                 # dealing, start card, start-card effects
+    PLAY = "play"                   # turns
+    WON = "won"                     # a hand is empty: END_DEAL comes next
+    SCORING = "scoring"             # SCORE rows of the ended deal
+    AFTER_SCORES = "after_scores"   # ELIMINATED rows, then NEW_DEAL or END_MATCH
+    DONE = "done"                   # after END_MATCH
+
+
+class Mode(StrEnum):
+    """Where the player to move stands within its turn."""
+
+    DUTY = "duty"                   # a duty (rules 17-19) must be answered or drawn first
+    CHOOSE = "choose"               # may play from the hand or draw
+    DRAWING = "drawing"             # has drawn: only the card just drawn may be played
+    AFTER_PLAY = "after_play"       # has played: a stack card, follow-up or extra turn may come
+    OVER = "over"                   # nothing more of its own, bar a PASS after a duty draw
+    CALL_PENALTY = "call_penalty"   # drawing the cards of a forgotten call (rule 26)
+
+
+class TopKind(StrEnum):
+    """Kinds of the effective top card."""
+
+    ORDINARY = "ordinary"               # rule 8
+    ACE = "ace"                         # rule 9
+    EIGHT_LIKE = "eight-like"           # rule 10 (played eight, super_eight joker, start eight)
+    PLAIN = "plain start special"       # choice 4: a special start card that could not be buried
+
+
+class DutyKind(StrEnum):
+    """What a pending duty was opened by, and so what answers it."""
+
+    COUNTER = "counter"             # rule 17: aces under ace_on_ace = counter
+    TWO = "two"                     # rules 18-19: a two or a draw_two joker
+
+
+class NameDue(StrEnum):
+    """The card just played that still needs its NAME_SUIT."""
+
+    EIGHT = "eight"                 # rule 10
+    JOKER = "joker"                 # a super_eight joker
+
+
+class RefereeError(ValueError):
     """An illegal or inconsistent event; the message names the event and the rule broken."""
 
     def __init__(self, index: int, row: Sequence[int] | None, message: str):
@@ -100,21 +145,22 @@ class Top:
 
     __slots__ = ("kind", "suit", "rank", "card", "joker_on_top")
 
-    def __init__(self, kind: str, suit: int | None, rank: int | None, card: int,
+    def __init__(self, kind: TopKind, suit: int | None, rank: int | None, card: int,
                  joker_on_top: bool = False):
         self.kind, self.suit, self.rank, self.card = kind, suit, rank, card
         self.joker_on_top = joker_on_top  # rule 11: the physical top is a joker
 
     @classmethod
     def of_card(cls, card: int) -> Top:
-        return cls(ACE_TOP if RANK[card] == ACE else ORDINARY, SUIT[card], RANK[card], card)
+        kind = TopKind.ACE if RANK[card] == ACE else TopKind.ORDINARY
+        return cls(kind, SUIT[card], RANK[card], card)
 
     def under_joker(self, joker: int) -> Top:
         """After a reverse or draw_two joker: the card under it stays in force (choice 8)."""
         return Top(self.kind, self.suit, self.rank, joker, True)
 
     def __repr__(self) -> str:
-        if self.kind == EIGHT_LIKE:
+        if self.kind == TopKind.EIGHT_LIKE:
             return f"eight-like, {SUIT_SYMBOLS[self.suit]} named"
         return f"{card_name(self.card)} ({self.kind})"
 
@@ -178,16 +224,16 @@ def card_fits(card: int, top: Top, rules: RuleView) -> bool:
     """Rules 8-11: may ``card`` be played on ``top`` (ignoring rules 12, 13 and 15)?"""
     if JOKER[card]:
         # A joker goes on an ordinary card only, never on a joker (the physical top).
-        return top.kind == ORDINARY and not top.joker_on_top
+        return top.kind == TopKind.ORDINARY and not top.joker_on_top
     rank, suit = RANK[card], SUIT[card]
     kind = top.kind
-    if kind == EIGHT_LIKE:                       # rule 10
+    if kind == TopKind.EIGHT_LIKE:               # rule 10
         if rank == EIGHT:
             return rules.eight_on_eight
         if rank == ACE:
             return rules.ace_on_eight and suit == top.suit
         return suit == top.suit
-    if kind == ACE_TOP:                          # rule 9
+    if kind == TopKind.ACE:                      # rule 9
         if rank == EIGHT:
             return rules.eight_on_ace
         if rank == ACE:
@@ -236,28 +282,104 @@ def legal_plays(state: GameState, seat: int | None = None) -> set[int]:
     same-player eight (15), the last card (12) and a hand of only specials (13).
     """
     rules = state.rules
-    seat = state.t_seat if seat is None else seat
-    hand = state.hands[seat]
-    size = state.hand_sizes[seat]
+    deal = state.deal
+    seat = state.turn.seat if seat is None else seat
+    hand = deal.hands[seat]
+    size = deal.hand_sizes[seat]
     if rules.specials_only_must_draw and all(SPECIAL[c] for c in hand):
         return set()                                                   # rule 13
-    if state.duty > 0:                                                 # rule 21
-        if state.duty_kind == "counter":
+    if deal.duty > 0:                                                  # rule 21
+        if deal.duty_kind == DutyKind.COUNTER:
             playable = [c for c in hand if RANK[c] == ACE]             # rule 17: any ace
         elif rules.two_draws_two:
             playable = [c for c in hand if RANK[c] == TWO]             # rule 18: any two
         else:
             playable = []                                              # rule 19
     else:
-        top = state.top
+        top = deal.top
         playable = [c for c in hand if card_fits(c, top, rules)]
         if rules.same_player:                                          # rule 15
             playable = [c for c in playable if RANK[c] != EIGHT
                         or (size == 1 and rules.out_on_special)  # goes out: nothing follows
-                        or has_follow_up(hand, size - 1, rules, state.start_suit)]
+                        or has_follow_up(hand, size - 1, rules, deal.start_suit)]
     if size == 1:                                                      # rule 12
-        playable = [c for c in playable if may_go_out_with(c, rules, state.start_suit)]
+        playable = [c for c in playable if may_go_out_with(c, rules, deal.start_suit)]
     return set(playable)
+
+
+# ---------------------------------------------------------------------------------------------
+# State by scope: one turn, one deal (the match is GameState's own)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(slots=True)
+class Turn:
+    """What one player's turn has done so far; every TURN row starts a new one."""
+
+    seat: int
+    mode: Mode
+    played: bool = False                # a card was played this turn
+    acted: bool = False                 # a card was played or drawn this turn (rule 25)
+    draws: int = 0                      # cards drawn with cause draw in this move (draw_limit)
+    drawn: int | None = None            # the card just drawn, the only one that may be played now
+    in_extra_turn: bool = False         # the current decision is an ace's extra turn
+    stack_rank: int | None = None       # rank that may be stacked now
+    name_due: NameDue | None = None     # a NAME_SUIT is due for this card
+    follow_suit: int | None = None      # same-player follow-up due in this suit
+    extra_turn_due: bool = False        # the ace's extra turn comes after this play
+    passed: bool = False
+    duty_drawn: bool = False
+    call_due: bool = False
+    forgot: int = 0                     # forgotten calls
+    penalty_opened: bool = False        # the call-penalty draws have begun
+    actions_done: bool = False          # the player's own actions are over and were checked
+
+    def start_extra_move(self):
+        """Choice 16: the ace's player moves again on the ace, with a fresh draw_limit."""
+        self.mode = Mode.CHOOSE
+        self.in_extra_turn = True
+        self.draws = 0
+        self.drawn = None
+        self.stack_rank = None
+        self.extra_turn_due = False
+
+
+@dataclass(slots=True)
+class DealState:
+    """The table during one deal, from its NEW_DEAL to the end of its results; every NEW_DEAL
+    starts a new one."""
+
+    hands: list[dict[int, int]]         # per seat: card type -> copies
+    hand_sizes: list[int]
+    talon: list[int]                    # card type -> copies
+    talon_size: int
+    discard: list[int] = field(default_factory=list)
+    top: Top | None = None
+    forehand: int | None = None
+    start_card: int | None = None       # turned up and not (yet) buried
+    started: bool = False               # a START was seen
+    start_resolved: bool = False
+    start_suit: int | None = None
+    start_namer: int | None = None      # who still has to name the start eight's suit
+    direction: int = 1
+    duty: int = 0
+    duty_kind: DutyKind | None = None
+    reshuffles_used: int = 0
+    expect_draw: bool = False
+    turns_in_deal: int = 0
+    quiet_turns: int = 0                # consecutive turns without a card played or drawn
+    queue: list[list[int]] = field(default_factory=list)  # penalty draws: [seat, cards left]
+    queue_open: bool = False
+    queue_cause: int = -1
+    won_seat: int | None = None
+    winner: int = -1                    # of the ended deal; -1 blocked or capped
+    scored: set[int] = field(default_factory=set)
+    eliminated_now: set[int] = field(default_factory=set)
+    results_closed: bool = False        # choice 28 applied to this deal's results
+
+    @classmethod
+    def fresh(cls, players: int, full_deck: list[int]) -> DealState:
+        """Before the first DEAL row: empty hands, the whole pack in the talon."""
+        return cls([{} for _ in range(players)], [0] * players, list(full_deck), sum(full_deck))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -284,12 +406,13 @@ class GameState:
         self.deal_winners: list[int] = []
         self.end_reasons: list[int] = []
         self.deals = 0
-        self.dealer = None
-        self.phase = "start"     # start, setup, play, won, scoring, after_scores, done
+        self.dealer: int | None = None           # of the latest deal
+        self.phase = Phase.START
         self.match_winner: int | None = None
         self.match_over: str | None = None
         self.match_winner_expected = -1
-        self.deal_winner = -1
+        self.deal = DealState.fresh(self.P, self.full_deck)
+        self.turn: Turn | None = None            # None outside a deal's turns
         self.counts = {"turns": 0, "plays": 0, "draws": 0, "reshuffles": 0, "calls": 0,
                        "forgotten_calls": 0, "passes": 0}
         self.draws_by_cause = dict.fromkeys(DRAW_CAUSES, 0)
@@ -304,38 +427,11 @@ class GameState:
             Event.ELIMINATED: self.on_eliminated, Event.END_MATCH: self.on_end_match,
             Event.SWAP: self.on_swap,
         }
-        self._reset_deal()
 
     # -- helpers ------------------------------------------------------------------------------
 
     def fail(self, message: str):
         raise RefereeError(self.index, self.row, message)
-
-    def _reset_deal(self):
-        self.hands: list[dict[int, int]] = [{} for _ in range(self.P)]
-        self.hand_sizes = [0] * self.P
-        self.talon = list(self.full_deck)
-        self.talon_size = self.deck_size
-        self.discard: list[int] = []
-        self.top: Top | None = None
-        self.start_card: int | None = None     # turned up and not (yet) buried
-        self.started = False                   # a START was seen
-        self.start_resolved = False
-        self.start_suit: int | None = None
-        self.start_namer: int | None = None    # who still has to name the start eight's suit
-        self.direction = 1
-        self.duty = 0
-        self.duty_kind: str | None = None
-        self.reshuffles_used = 0
-        self.expect_draw = False
-        self.turns_in_deal = 0
-        self.quiet_turns = 0                   # consecutive turns without a card played or drawn
-        self.queue: list[list[int]] = []       # pending penalty draws: [seat, cards left]
-        self.queue_open = False
-        self.queue_cause = -1
-        self.won_seat: int | None = None
-        self.t_seat: int | None = None
-        self.mode: str | None = None
 
     def _seat(self, seat: int, what: str = "seat") -> int:
         if not 0 <= seat < self.P:
@@ -360,23 +456,24 @@ class GameState:
 
     def _remove_from_talon(self, card: int, what: str):
         self._card(card)
-        if self.talon_size == 0:
+        deal = self.deal
+        if deal.talon_size == 0:
             self.fail(f"{what} from an empty talon (a RESHUFFLE is needed first, or nothing "
                       f"can be drawn)")
-        if self.talon[card] == 0:
+        if deal.talon[card] == 0:
             self.fail(f"{what} {card_name(card)}, which is not in the talon (card conservation: "
                       f"every copy is in a hand or on the discard pile)")
-        self.talon[card] -= 1
-        self.talon_size -= 1
+        deal.talon[card] -= 1
+        deal.talon_size -= 1
 
     def _take_from_talon(self, card: int, seat: int, what: str):
         self._remove_from_talon(card, what)
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         hand[card] = hand.get(card, 0) + 1
-        self.hand_sizes[seat] += 1
+        self.deal.hand_sizes[seat] += 1
 
     def _take_from_hand(self, card: int, seat: int):
-        hand = self.hands[seat]
+        hand = self.deal.hands[seat]
         n = hand.get(card, 0)
         if n == 0:
             self.fail(f"seat {seat} does not hold {card_name(card)} (hand: {_names(hand)})")
@@ -384,25 +481,27 @@ class GameState:
             del hand[card]
         else:
             hand[card] = n - 1
-        self.hand_sizes[seat] -= 1
+        self.deal.hand_sizes[seat] -= 1
 
     def can_reshuffle(self) -> bool:
         """Rule 24: another reshuffle allowed and at least one discard under the top card."""
         limit = self.rules.reshuffle_limit
-        return (limit is None or self.reshuffles_used < limit) and len(self.discard) >= 2
+        deal = self.deal
+        return (limit is None or deal.reshuffles_used < limit) and len(deal.discard) >= 2
 
     def can_draw(self) -> bool:
-        return self.talon_size > 0 or self.can_reshuffle()
+        return self.deal.talon_size > 0 or self.can_reshuffle()
 
     # -- penalty draws (ace, start ace, duty, call) --------------------------------------------
 
     def _open_queue(self, entries: list[tuple[int, int]], cause: int):
-        self.queue = [[seat, n] for seat, n in entries if n > 0]
-        self.queue_open = True
-        self.queue_cause = cause
+        deal = self.deal
+        deal.queue = [[seat, n] for seat, n in entries if n > 0]
+        deal.queue_open = True
+        deal.queue_cause = cause
 
     def _queue_draw(self, seat: int, card: int, cause: int):
-        queue = self.queue
+        queue = self.deal.queue
         while queue and queue[0][1] == 0:
             queue.pop(0)
         name = DRAW_CAUSES[cause]
@@ -416,12 +515,13 @@ class GameState:
 
     def _close_queue(self):
         """The penalty draws are over: all drawn, or short only because nothing can be drawn."""
-        self.queue_open = False
-        owed = [(s, n) for s, n in self.queue if n > 0]
-        self.queue = []
+        deal = self.deal
+        deal.queue_open = False
+        owed = [(s, n) for s, n in deal.queue if n > 0]
+        deal.queue = []
         if owed and self.can_draw():
             due = ", ".join(f"seat {s}: {n}" for s, n in owed)
-            self.fail(f"{DRAW_CAUSES[self.queue_cause]} penalty cards not drawn ({due}) "
+            self.fail(f"{DRAW_CAUSES[deal.queue_cause]} penalty cards not drawn ({due}) "
                       f"although the talon (or a reshuffle) could supply them")
 
     # -- the dispatcher ----------------------------------------------------------------------
@@ -429,12 +529,13 @@ class GameState:
     def step(self, index: int, row: tuple[int, int, int, int]):
         self.index, self.row = index, row
         kind, seat, a, b = row
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             self.fail("event after END_MATCH")
-        if self.expect_draw and kind != Event.DRAW:
+        deal = self.deal
+        if deal.expect_draw and kind != Event.DRAW:
             self.fail("a RESHUFFLE must be followed by the draw that needed it")
-        if self.queue_open and kind not in (Event.RESHUFFLE, Event.CALL) and not (
-                kind == Event.DRAW and b == self.queue_cause):
+        if deal.queue_open and kind not in (Event.RESHUFFLE, Event.CALL) and not (
+                kind == Event.DRAW and b == deal.queue_cause):
             self._close_queue()
         handler = self.handlers.get(kind)
         if handler is None:
@@ -444,11 +545,11 @@ class GameState:
     # -- deal set-up ---------------------------------------------------------------------------
 
     def on_new_deal(self, dealer: int, forehand: int, number: int):
-        if self.phase == "after_scores":
+        if self.phase == Phase.AFTER_SCORES:
             self._close_deal_results()
             if self.match_over:
                 self.fail(f"the match is over ({self.match_over}); END_MATCH expected")
-        elif self.phase != "start":
+        elif self.phase != Phase.START:
             self.fail("NEW_DEAL before the previous deal was ended and scored")
         if self.dealer is None:
             expected = self.P - 1                                   # choice 1: seat P-1 deals
@@ -461,34 +562,36 @@ class GameState:
                       f"after the dealer")
         if number != self.deals:
             self.fail(f"deal number should be {self.deals}")
-        self._reset_deal()
-        self.dealer, self.forehand = dealer, forehand
-        self.phase = "setup"
+        self.deal = DealState.fresh(self.P, self.full_deck)
+        self.turn = None
+        self.dealer, self.deal.forehand = dealer, forehand
+        self.phase = Phase.SETUP
 
     def _in_setup(self, what: str):
-        if self.phase != "setup":
+        if self.phase != Phase.SETUP:
             self.fail(f"{what} outside a deal's set-up")
 
     def on_deal(self, seat: int, card: int, _b: int):
         self._in_setup("DEAL")
-        if self.started:
+        if self.deal.started:
             self.fail("DEAL after the start card was turned")
         self._seat(seat)
         if not self.active[seat]:
             self.fail(f"seat {seat} is eliminated and is not dealt to")
         self._take_from_talon(card, seat, "deals")
-        if self.hand_sizes[seat] > self.rules.hand_size:
+        if self.deal.hand_sizes[seat] > self.rules.hand_size:
             self.fail(f"seat {seat} is dealt more than hand_size = {self.rules.hand_size} cards")
 
     def on_swap(self, seat: int, card_out: int, card_in: int):
         self._in_setup("SWAP")
-        if self.started:
+        deal = self.deal
+        if deal.started:
             self.fail("SWAP after the start card was turned")
         self._seat(seat)
         self._card(card_out)
         self._take_from_hand(card_out, seat)
-        self.talon[card_out] += 1
-        self.talon_size += 1
+        deal.talon[card_out] += 1
+        deal.talon_size += 1
         self._take_from_talon(card_in, seat, "swaps in")
 
     def _needs_bury(self, card: int) -> bool:
@@ -502,65 +605,68 @@ class GameState:
 
     def on_start(self, _seat: int, card: int, _b: int):
         self._in_setup("START")
-        if self.start_resolved:
+        deal = self.deal
+        if deal.start_resolved:
             self.fail("START after the start card took effect")
-        if self.start_card is not None:
-            self.fail(f"a second start card while {card_name(self.start_card)} is still up "
+        if deal.start_card is not None:
+            self.fail(f"a second start card while {card_name(deal.start_card)} is still up "
                       f"(BURY missing, or it should have stayed)")
-        if not self.started:
+        if not deal.started:
             for seat in range(self.P):
                 want = self.rules.hand_size if self.active[seat] else 0
-                if self.hand_sizes[seat] != want:
-                    self.fail(f"seat {seat} holds {self.hand_sizes[seat]} cards after the deal; "
+                if deal.hand_sizes[seat] != want:
+                    self.fail(f"seat {seat} holds {deal.hand_sizes[seat]} cards after the deal; "
                               f"hand_size = {want}")
-        self.started = True
+        deal.started = True
         self._remove_from_talon(card, "turns up")
-        self.discard.append(card)
-        self.start_card = card
+        deal.discard.append(card)
+        deal.start_card = card
 
     def on_bury(self, _seat: int, card: int, _b: int):
         self._in_setup("BURY")
-        if self.start_card is None or self.start_resolved:
+        deal = self.deal
+        if deal.start_card is None or deal.start_resolved:
             self.fail("BURY without a start card to bury")
-        if card != self.start_card:
+        if card != deal.start_card:
             self.fail(f"BURY of {card_name(card)}, but the start card is "
-                      f"{card_name(self.start_card)}")
+                      f"{card_name(deal.start_card)}")
         if not self._needs_bury(card):
             self.fail(f"{card_name(card)} may not be buried (start_eight = "
                       f"{self.rules.start_eight}, start_ace = {self.rules.start_ace})")
-        self.discard.pop()
-        self.talon[card] += 1
-        self.talon_size += 1
-        self.start_card = None
+        deal.discard.pop()
+        deal.talon[card] += 1
+        deal.talon_size += 1
+        deal.start_card = None
 
     def _resolve_start(self):
         """The last START stands: apply the start card's effect (choices 4-7)."""
-        if self.start_resolved:
+        deal = self.deal
+        if deal.start_resolved:
             return
-        card = self.start_card
+        card = deal.start_card
         if card is None:
-            self.fail("no start card was turned up" if not self.started
+            self.fail("no start card was turned up" if not deal.started
                       else "the start card was buried and no new one was turned")
-        self.start_resolved = True
+        deal.start_resolved = True
         rules = self.rules
         if self._needs_bury(card):
-            turnable = [c for c in range(N_TYPES) if self.talon[c] and not self._needs_bury(c)]
+            turnable = [c for c in range(N_TYPES) if deal.talon[c] and not self._needs_bury(c)]
             if turnable:
                 self.fail(f"start card {card_name(card)} must be buried and another turned "
                           f"(the talon still holds {_names(turnable[:5])}…)")
-            self.top = Top(PLAIN, None if JOKER[card] else SUIT[card],
+            deal.top = Top(TopKind.PLAIN, None if JOKER[card] else SUIT[card],
                            None if JOKER[card] else RANK[card], card)
-            self.start_suit = None if JOKER[card] else SUIT[card]
+            deal.start_suit = None if JOKER[card] else SUIT[card]
             return
-        self.start_suit = SUIT[card]
+        deal.start_suit = SUIT[card]
         if RANK[card] == EIGHT:                                     # choice 5
-            self.start_namer = (self.dealer if rules.start_eight == "dealer_names"
-                                else self.forehand)
-            self.top = Top(PLAIN, SUIT[card], EIGHT, card)          # until the suit is named
+            deal.start_namer = (self.dealer if rules.start_eight == "dealer_names"
+                                else deal.forehand)
+            deal.top = Top(TopKind.PLAIN, SUIT[card], EIGHT, card)  # until the suit is named
             return
-        self.top = Top.of_card(card)
+        deal.top = Top.of_card(card)
         if RANK[card] == ACE:                                       # choice 6
-            seats, seat = [], self.forehand
+            seats, seat = [], deal.forehand
             for _ in range(self.n_active):
                 seats.append(seat)
                 seat = self.next_active(seat)
@@ -573,62 +679,39 @@ class GameState:
     # -- turns ---------------------------------------------------------------------------------
 
     def on_turn(self, seat: int, _a: int, _b: int):
-        if self.phase == "setup":
+        deal = self.deal
+        if self.phase == Phase.SETUP:
             self._resolve_start()
-            if self.queue_open:
+            if deal.queue_open:
                 self._close_queue()
-            if self.start_namer is not None:
-                self.fail(f"the start eight's suit was not named (seat {self.start_namer} names)")
-            self.phase = "play"
-            expected = self.forehand
-        elif self.phase == "play":
+            if deal.start_namer is not None:
+                self.fail(f"the start eight's suit was not named (seat {deal.start_namer} names)")
+            self.phase = Phase.PLAY
+            expected = deal.forehand
+        elif self.phase == Phase.PLAY:
             self._end_turn()
-            if self.quiet_turns >= self.n_active:
-                self.fail(f"{self.quiet_turns} turns in a row without a card played or drawn: the "
+            if deal.quiet_turns >= self.n_active:
+                self.fail(f"{deal.quiet_turns} turns in a row without a card played or drawn: the "
                           f"deal is blocked (rule 25), END_DEAL(-1, blocked) expected")
-            if self.turns_in_deal >= self.turn_cap:
+            if deal.turns_in_deal >= self.turn_cap:
                 self.fail(f"the deal reached the turn cap ({self.turn_cap}); END_DEAL(-1, capped) "
                           f"expected")
-            expected = self.next_active(self.t_seat, self.direction)
-        elif self.phase == "won":
-            self.fail(f"seat {self.won_seat} emptied its hand: END_DEAL expected")
+            expected = self.next_active(self.turn.seat, deal.direction)
+        elif self.phase == Phase.WON:
+            self.fail(f"seat {deal.won_seat} emptied its hand: END_DEAL expected")
         else:
             self.fail("TURN outside a deal")
         self._seat(seat)
         if seat != expected:
             self.fail(f"wrong turn order: seat {expected} moves now"
-                      f" (direction {'clockwise' if self.direction == 1 else 'reversed'})")
-        self.turns_in_deal += 1
+                      f" (direction {'clockwise' if deal.direction == 1 else 'reversed'})")
+        deal.turns_in_deal += 1
         self.counts["turns"] += 1
-        self.t_seat = seat
-        self.mode = "duty" if self.duty > 0 else "choose"
-        self.t_played = False       # a card was played this turn
-        self.t_acted = False        # a card was played or drawn this turn (rule 25)
-        self.t_draws = 0            # cards drawn with cause draw in this move (draw_limit)
-        self.t_drawn = None         # the card just drawn, the only one that may be played now
-        self.t_extra = False        # the current decision is an ace's extra turn
-        self.t_stack_rank = None    # rank that may be stacked now
-        self.t_need_name = None     # "eight" or "joker": a NAME_SUIT is due
-        self.t_follow_suit = None   # same-player follow-up due in this suit
-        self.t_continue = "over"    # after the play: "over" or "extra" (ace's extra turn)
-        self.t_passed = False
-        self.t_duty_drawn = False
-        self.t_call_due = False
-        self.t_forgot = 0
-        self.t_penalty_opened = False
-        self.t_actions_done = False
-
-    def _enter_extra_turn(self):
-        """Choice 16: the ace's player moves again on the ace."""
-        self.mode = "choose"
-        self.t_extra = True
-        self.t_draws = 0                     # a new move: a fresh draw_limit (choice 16)
-        self.t_drawn = None
-        self.t_stack_rank = None
-        self.t_continue = "over"
+        self.turn = Turn(seat, Mode.DUTY if deal.duty > 0 else Mode.CHOOSE)
 
     def _drawn_card_legal(self) -> bool:
-        return self.t_drawn is not None and self.t_drawn in legal_plays(self)
+        drawn = self.turn.drawn
+        return drawn is not None and drawn in legal_plays(self)
 
     def _may_draw_more(self, drawn_legal: bool) -> bool:
         """Rule 23/24: would the player still draw now (instead of passing)?"""
@@ -636,12 +719,13 @@ class GameState:
             return False
         if self.rules.draw_limit == 0:
             return not drawn_legal           # until a playable card appears
-        return self.t_draws < self.rules.draw_limit
+        return self.turn.draws < self.rules.draw_limit
 
     def _check_may_stop(self, what: str):
         """The player ends its play (PASS, or the end of an extra turn): is that allowed?"""
         must = self.rules.must_play
-        if self.mode == "choose":
+        turn = self.turn
+        if turn.mode == Mode.CHOOSE:
             drawn_legal = False
             if must:
                 legal = legal_plays(self)
@@ -652,98 +736,103 @@ class GameState:
             drawn_legal = self._drawn_card_legal()
             if drawn_legal and must:
                 self.fail(f"{what} without playing the legal card it just drew "
-                          f"({card_name(self.t_drawn)}); must_play is on")
+                          f"({card_name(turn.drawn)}); must_play is on")
         if self._may_draw_more(drawn_legal):
             limit = self.rules.draw_limit or "until a playable card"
-            self.fail(f"{what} although it could draw ({self.t_draws} drawn this turn, "
-                      f"draw_limit {limit}, talon {self.talon_size})")
+            self.fail(f"{what} although it could draw ({turn.draws} drawn this turn, "
+                      f"draw_limit {limit}, talon {self.deal.talon_size})")
 
     def _check_duty_unanswered(self, what: str):
         if self.rules.must_play:
             answers = legal_plays(self)
             if answers:
                 self.fail(f"{what} although it holds {_names(answers)} to answer the "
-                          f"{self.duty_kind} duty and must_play is on (rules 17-18)")
+                          f"{self.deal.duty_kind} duty and must_play is on (rules 17-18)")
 
     def _finish_actions(self):
         """The player's own actions in this turn are over: is anything still owed?"""
-        self.t_actions_done = True
-        if self.t_call_due:
-            self.fail(f"seat {self.t_seat} reached {self.hand_sizes[self.t_seat]} card(s): a CALL "
-                      f"row is due (rule 26)")
-        mode = self.mode
-        if mode == "duty":
+        turn = self.turn
+        turn.actions_done = True
+        if turn.call_due:
+            self.fail(f"seat {turn.seat} reached {self.deal.hand_sizes[turn.seat]} card(s): a "
+                      f"CALL row is due (rule 26)")
+        mode = turn.mode
+        if mode == Mode.DUTY:
             self._check_duty_unanswered("the duty was neither answered nor drawn")
             if self.can_draw():
-                self.fail(f"the duty of {self.duty} card(s) was neither answered nor drawn")
+                self.fail(f"the duty of {self.deal.duty} card(s) was neither answered nor drawn")
             self.fail("nothing can be drawn for the duty: PASS expected (choices 17-19)")
-        elif mode == "over" and self.t_duty_drawn and not self.t_passed:
-            self.fail(f"seat {self.t_seat} drew its duty: PASS expected (choices 17-19)")
-        elif mode == "choose":
-            if not self.t_extra:
-                self.fail(f"seat {self.t_seat}'s turn ends without a play, a draw or a PASS")
+        elif mode == Mode.OVER and turn.duty_drawn and not turn.passed:
+            self.fail(f"seat {turn.seat} drew its duty: PASS expected (choices 17-19)")
+        elif mode == Mode.CHOOSE:
+            if not turn.in_extra_turn:
+                self.fail(f"seat {turn.seat}'s turn ends without a play, a draw or a PASS")
             self._check_may_stop("the ace's extra turn ends")
-        elif mode == "drawing":
-            if not self.t_played:
-                self.fail(f"seat {self.t_seat} drew without playing: PASS expected")
+        elif mode == Mode.DRAWING:
+            if not turn.played:
+                self.fail(f"seat {turn.seat} drew without playing: PASS expected")
             self._check_may_stop("the ace's extra turn ends")
-        elif mode == "after_play":
+        elif mode == Mode.AFTER_PLAY:
             self._check_play_complete()
-            if self.t_continue == "extra":
-                self._enter_extra_turn()
+            if turn.extra_turn_due:
+                turn.start_extra_move()
                 self._check_may_stop("the ace's extra turn ends")
-        self.mode = "over"
+        turn.mode = Mode.OVER
 
     def _check_play_complete(self):
-        if self.t_need_name:
-            self.fail(f"the {'eight' if self.t_need_name == 'eight' else 'super_eight joker'} "
+        turn = self.turn
+        if turn.name_due:
+            self.fail(f"the {'eight' if turn.name_due == NameDue.EIGHT else 'super_eight joker'} "
                       f"needs a NAME_SUIT")
-        if self.t_follow_suit is not None:
+        if turn.follow_suit is not None:
             self.fail(f"eight_follow = same_player: a follow-up in "
-                      f"{SUIT_SYMBOLS[self.t_follow_suit]} must be played at once (rule 15)")
+                      f"{SUIT_SYMBOLS[turn.follow_suit]} must be played at once (rule 15)")
 
     def _end_turn(self):
-        if not self.t_actions_done:
+        turn, deal = self.turn, self.deal
+        if not turn.actions_done:
             self._finish_actions()
-        seat = self.t_seat
-        if (self.t_forgot and not self.t_penalty_opened and self.rules.call_penalty > 0
-                and self.hand_sizes[seat] > 0 and self.can_draw()):
+        seat = turn.seat
+        if (turn.forgot and not turn.penalty_opened and self.rules.call_penalty > 0
+                and deal.hand_sizes[seat] > 0 and self.can_draw()):
             self.fail(f"seat {seat} forgot to call: {self.rules.call_penalty} "
                       f"call-penalty card(s) must be drawn at the end of its turn (rule 26)")
-        self.quiet_turns = 0 if self.t_acted else self.quiet_turns + 1
+        deal.quiet_turns = 0 if turn.acted else deal.quiet_turns + 1
 
     def _check_own_turn(self, seat: int, what: str):
-        if self.phase == "won":
-            self.fail(f"seat {self.won_seat} emptied its hand: the deal is over")
-        if self.phase != "play" or self.mode is None:
+        if self.phase == Phase.WON:
+            self.fail(f"seat {self.deal.won_seat} emptied its hand: the deal is over")
+        if self.phase != Phase.PLAY or self.turn is None:
             self.fail(f"{what} outside a turn")
-        if seat != self.t_seat:
-            self.fail(f"{what} by seat {seat} during seat {self.t_seat}'s turn")
+        if seat != self.turn.seat:
+            self.fail(f"{what} by seat {seat} during seat {self.turn.seat}'s turn")
 
     # -- PLAY ----------------------------------------------------------------------------------
 
     def on_play(self, seat: int, card: int, _b: int):
         self._check_own_turn(seat, "PLAY")
         self._card(card)
-        if self.t_call_due:
+        turn = self.turn
+        if turn.call_due:
             self.fail("a CALL is due before the next play (rule 26)")
-        if not self.hands[seat].get(card):
+        hand = self.deal.hands[seat]
+        if not hand.get(card):
             self.fail(f"seat {seat} plays {card_name(card)}, which is not in its hand "
-                      f"({_names(self.hands[seat])})")
-        mode = self.mode
-        if mode == "duty":
+                      f"({_names(hand)})")
+        mode = turn.mode
+        if mode == Mode.DUTY:
             if card not in legal_plays(self):
                 self.fail(self._why_illegal(card))
-        elif mode == "choose":
+        elif mode == Mode.CHOOSE:
             if card not in legal_plays(self):
                 self.fail(self._why_illegal(card))
-        elif mode == "drawing":
-            if card != self.t_drawn:
-                self.fail(f"after drawing only the card just drawn ({card_name(self.t_drawn)}) "
+        elif mode == Mode.DRAWING:
+            if card != turn.drawn:
+                self.fail(f"after drawing only the card just drawn ({card_name(turn.drawn)}) "
                           f"may be played (rule 23)")
             if card not in legal_plays(self):
                 self.fail(self._why_illegal(card))
-        elif mode == "after_play":
+        elif mode == Mode.AFTER_PLAY:
             self._play_after_play(card)
         else:
             self.fail(f"seat {seat}'s turn is over; it may not play")
@@ -751,49 +840,49 @@ class GameState:
 
     def _play_after_play(self, card: int):
         """A further card right after a play: stack, follow-up or the ace's extra turn."""
-        rules = self.rules
-        seat = self.t_seat
-        if self.t_follow_suit is not None:                          # rule 15
-            suit = self.t_follow_suit
+        rules, turn, deal = self.rules, self.turn, self.deal
+        seat = turn.seat
+        if turn.follow_suit is not None:                            # rule 15
+            suit = turn.follow_suit
             if JOKER[card] or RANK[card] == EIGHT:
                 self.fail("a same-player follow-up is not an eight or a joker (rule 15)")
-            if not card_fits(card, self.top, rules):
+            if not card_fits(card, deal.top, rules):
                 self.fail(f"{card_name(card)} is no follow-up to the eight naming "
                           f"{SUIT_SYMBOLS[suit]} (rules 10, 15)")
-            if self.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, self.start_suit):
+            if deal.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, deal.start_suit):
                 self.fail(self._why_not_out(card))
-            self.t_follow_suit = None
+            turn.follow_suit = None
             return
-        stackable = (self.t_stack_rank is not None and not JOKER[card]
-                     and RANK[card] == self.t_stack_rank)
-        if self.t_need_name:
-            if self.t_need_name == "eight" and stackable:
+        stackable = (turn.stack_rank is not None and not JOKER[card]
+                     and RANK[card] == turn.stack_rank)
+        if turn.name_due:
+            if turn.name_due == NameDue.EIGHT and stackable:
                 self._check_stack_card(card)
                 return
-            self.fail("NAME_SUIT expected after the eight" if self.t_need_name == "eight"
+            self.fail("NAME_SUIT expected after the eight" if turn.name_due == NameDue.EIGHT
                       else "NAME_SUIT expected after the super_eight joker")
         if stackable:
             self._check_stack_card(card)
             return
-        if self.t_continue == "extra":
-            self._enter_extra_turn()
+        if turn.extra_turn_due:
+            turn.start_extra_move()
             if card not in legal_plays(self):
                 self.fail(self._why_illegal(card) + " (ace's extra turn)")
             return
-        if rules.stacking and self.t_stack_rank is not None:
+        if rules.stacking and turn.stack_rank is not None:
             self.fail("only a card of the same rank may be stacked (rule 22); turn is over")
         self.fail(f"seat {seat} already played this turn; "
                   f"{'stacking is off' if not rules.stacking else 'nothing may follow'}")
 
     def _check_stack_card(self, card: int):
         """Rule 22: a further card of the same rank (jokers excluded), rule 12 on the last."""
-        rules = self.rules
-        seat = self.t_seat
-        size_after = self.hand_sizes[seat] - 1
-        if size_after == 0 and not may_go_out_with(card, rules, self.start_suit):
+        rules, deal = self.rules, self.deal
+        seat = self.turn.seat
+        size_after = deal.hand_sizes[seat] - 1
+        if size_after == 0 and not may_go_out_with(card, rules, deal.start_suit):
             self.fail(self._why_not_out(card))
         if RANK[card] == EIGHT and rules.same_player and size_after > 0 and not has_follow_up(
-                self.hands[seat], size_after, rules, self.start_suit):
+                deal.hands[seat], size_after, rules, deal.start_suit):
             self.fail("an eight may be stacked only while a same-player follow-up remains "
                       "in the hand (rule 15)")
 
@@ -802,40 +891,41 @@ class GameState:
             return (f"{card_name(card)} may not empty the hand: no going out on a special "
                     f"(rule 12, out_on_special off)")
         return (f"{card_name(card)} may not empty the hand: the last card must be of the start "
-                f"suit {SUIT_SYMBOLS[self.start_suit]} (last_card_start_suit)")
+                f"suit {SUIT_SYMBOLS[self.deal.start_suit]} (last_card_start_suit)")
 
     def _why_illegal(self, card: int) -> str:
         """A message for a card that is not in legal_plays(self)."""
-        rules, top = self.rules, self.top
-        seat = self.t_seat
-        hand = self.hands[seat]
+        rules, deal = self.rules, self.deal
+        top = deal.top
+        seat = self.turn.seat
+        hand = deal.hands[seat]
         name = card_name(card)
         if rules.specials_only_must_draw and all(SPECIAL[c] for c in hand):
             return (f"{name}: a hand of only specials has no legal play and must draw "
                     f"(rule 13, specials_only_must_draw)")
-        if self.duty > 0:
-            if self.duty_kind == "counter":
+        if deal.duty > 0:
+            if deal.duty_kind == DutyKind.COUNTER:
                 answer = "answer with an ace or draw it (rule 17)"
             elif rules.two_draws_two:
                 answer = "answer with a two or draw it (rule 18)"
             else:
                 answer = "draw it: with two_draws_two off it cannot be answered (rule 19)"
-            return (f"{name} does not answer the pending {self.duty_kind} duty of {self.duty} "
+            return (f"{name} does not answer the pending {deal.duty_kind} duty of {deal.duty} "
                     f"cards: {answer}")
         if not card_fits(card, top, rules):
             if JOKER[card]:
                 return (f"a joker may be played on an ordinary card only, never on {top} "
                         f"(rules 9-11)")
-            if top.kind == ACE_TOP and RANK[card] == EIGHT:
+            if top.kind == TopKind.ACE and RANK[card] == EIGHT:
                 return f"an eight on an ace needs eight_on_ace (rule 9; top {top})"
-            if top.kind == ACE_TOP and RANK[card] == ACE:
+            if top.kind == TopKind.ACE and RANK[card] == ACE:
                 return f"an ace on an ace needs ace_on_ace allowed or counter (rule 9; top {top})"
-            if top.kind == EIGHT_LIKE and RANK[card] == EIGHT:
+            if top.kind == TopKind.EIGHT_LIKE and RANK[card] == EIGHT:
                 return f"an eight on an eight needs eight_on_eight (rule 10; top {top})"
-            if top.kind == EIGHT_LIKE and RANK[card] == ACE and SUIT[card] == top.suit:
+            if top.kind == TopKind.EIGHT_LIKE and RANK[card] == ACE and SUIT[card] == top.suit:
                 return f"an ace on an eight needs ace_on_eight (rule 10; top {top})"
             return f"{name} matches neither suit nor rank of the top ({top}) (rules 8-10)"
-        if self.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, self.start_suit):
+        if deal.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, deal.start_suit):
             return self._why_not_out(card)
         if rules.same_player and RANK[card] == EIGHT:
             return (f"{name}: with eight_follow = same_player an eight needs a follow-up card "
@@ -844,60 +934,60 @@ class GameState:
 
     def _apply_play(self, card: int):
         """Move the card to the discard pile and apply its effect (choices 16-22, 26)."""
-        rules = self.rules
-        seat = self.t_seat
-        before = self.hand_sizes[seat]
+        rules, turn, deal = self.rules, self.turn, self.deal
+        seat = turn.seat
+        before = deal.hand_sizes[seat]
         self._take_from_hand(card, seat)
-        self.discard.append(card)
+        deal.discard.append(card)
         self.counts["plays"] += 1
-        self.t_played = self.t_acted = True
-        self.t_drawn = None
+        turn.played = turn.acted = True
+        turn.drawn = None
         after = before - 1
         if before > rules.call_at >= after >= 1:                   # rule 26
-            self.t_call_due = True
+            turn.call_due = True
         if after == 0:                                              # rule 27
-            self.phase = "won"
-            self.won_seat = seat
+            self.phase = Phase.WON
+            deal.won_seat = seat
             return
-        self.mode = "after_play"
-        self.t_continue = "over"
+        turn.mode = Mode.AFTER_PLAY
+        turn.extra_turn_due = False
         if JOKER[card]:
-            self.t_stack_rank = None                                # rule 22: jokers excluded
+            turn.stack_rank = None                                  # rule 22: jokers excluded
             effect = rules.joker_effect
             if effect == "super_eight":
-                self.t_need_name = "joker"
+                turn.name_due = NameDue.JOKER
             else:
-                self.top = self.top.under_joker(card)
+                deal.top = deal.top.under_joker(card)
                 if effect == "reverse":                             # rule 20
-                    self.direction = -self.direction
+                    deal.direction = -deal.direction
                 else:                                               # rule 19: draw_two
-                    self.duty += 2
-                    self.duty_kind = "two"
+                    deal.duty += 2
+                    deal.duty_kind = DutyKind.TWO
             return
         rank = RANK[card]
-        self.t_stack_rank = rank if rules.stacking else None
+        turn.stack_rank = rank if rules.stacking else None
         if rank == EIGHT:
-            self.t_need_name = "eight"
+            turn.name_due = NameDue.EIGHT
             return
-        self.top = Top.of_card(card)
+        deal.top = Top.of_card(card)
         if rank == ACE:
             if rules.counter:                                       # rule 17
                 if rules.ace_draw > 0:
-                    self.duty += rules.ace_draw
-                    self.duty_kind = "counter"
+                    deal.duty += rules.ace_draw
+                    deal.duty_kind = DutyKind.COUNTER
             else:                                                   # rule 16
                 if rules.ace_draw > 0:
                     self._open_queue(self._others_in_turn_order(seat), CAUSE_ACE)
                 if rules.ace_extra_turn:
-                    self.t_continue = "extra"
+                    turn.extra_turn_due = True
         elif rank == TWO and rules.two_draws_two:                   # rule 18
-            self.duty += 2
-            self.duty_kind = "two"
+            deal.duty += 2
+            deal.duty_kind = DutyKind.TWO
 
     def _others_in_turn_order(self, seat: int) -> list[tuple[int, int]]:
         others, s = [], seat
         for _ in range(self.n_active - 1):
-            s = self.next_active(s, self.direction)
+            s = self.next_active(s, self.deal.direction)
             others.append((s, self.rules.ace_draw))
         return others
 
@@ -906,48 +996,51 @@ class GameState:
     def on_name_suit(self, seat: int, suit: int, _b: int):
         if not 0 <= suit < 4:
             self.fail(f"{suit} is not a suit (0-3)")
-        if self.phase == "setup":
+        deal = self.deal
+        if self.phase == Phase.SETUP:
             self._resolve_start()
-            if self.start_namer is None:
+            if deal.start_namer is None:
                 self.fail("NAME_SUIT in the set-up, but no start eight is to be named")
-            if seat != self.start_namer:
-                self.fail(f"seat {self.start_namer} names the start eight's suit "
+            if seat != deal.start_namer:
+                self.fail(f"seat {deal.start_namer} names the start eight's suit "
                           f"(start_eight = {self.rules.start_eight})")
-            self.start_namer = None
-            self.top = Top(EIGHT_LIKE, suit, None, self.top.card)
-            self.start_suit = suit
+            deal.start_namer = None
+            deal.top = Top(TopKind.EIGHT_LIKE, suit, None, deal.top.card)
+            deal.start_suit = suit
             return
-        if self.phase == "won":
-            self.fail(f"seat {self.won_seat} emptied its hand: the deal ends at once, the card "
+        if self.phase == Phase.WON:
+            self.fail(f"seat {deal.won_seat} emptied its hand: the deal ends at once, the card "
                       f"has no effect (choice 16)")
         self._check_own_turn(seat, "NAME_SUIT")
-        if self.mode != "after_play" or not self.t_need_name:
+        turn = self.turn
+        if turn.mode != Mode.AFTER_PLAY or not turn.name_due:
             self.fail("NAME_SUIT without an eight or super_eight joker just played")
-        if self.t_need_name == "joker":
-            self.top = Top(EIGHT_LIKE, suit, None, self.discard[-1], True)
+        if turn.name_due == NameDue.JOKER:
+            deal.top = Top(TopKind.EIGHT_LIKE, suit, None, deal.discard[-1], True)
         else:
-            self.top = Top(EIGHT_LIKE, suit, None, self.discard[-1])
+            deal.top = Top(TopKind.EIGHT_LIKE, suit, None, deal.discard[-1])
             if self.rules.same_player:
-                self.t_follow_suit = suit
-        self.t_need_name = None
-        self.t_stack_rank = None
+                turn.follow_suit = suit
+        turn.name_due = None
+        turn.stack_rank = None
 
     # -- DRAW ----------------------------------------------------------------------------------
 
     def on_draw(self, seat: int, card: int, cause: int):
         self._seat(seat)
         self._card(card)
-        self.expect_draw = False
+        deal = self.deal
+        deal.expect_draw = False
         if not 0 <= cause < len(DRAW_CAUSES):
             self.fail(f"unknown draw cause {cause}")
-        if self.phase == "won":
-            self.fail(f"seat {self.won_seat} emptied its hand: the deal ends at once, the card "
+        if self.phase == Phase.WON:
+            self.fail(f"seat {deal.won_seat} emptied its hand: the deal ends at once, the card "
                       f"has no effect (choice 16)")
-        if self.phase == "setup" and cause == CAUSE_START_ACE:
+        if self.phase == Phase.SETUP and cause == CAUSE_START_ACE:
             self._resolve_start()
-            if self.start_namer is not None:
+            if deal.start_namer is not None:
                 self.fail("the start eight's suit must be named first")
-        if self.queue_open and cause == self.queue_cause:
+        if deal.queue_open and cause == deal.queue_cause:
             self._queue_draw(seat, card, cause)
         elif cause == CAUSE_START_ACE:
             self.fail("a start_ace draw, but no start ace calls for one (choice 6)")
@@ -955,7 +1048,7 @@ class GameState:
             self.fail("an ace penalty draw, but no ace was just played or its draws are done")
         else:
             self._check_own_turn(seat, "DRAW")
-            if self.t_call_due:
+            if self.turn.call_due:
                 self.fail("a CALL is due before the player draws (rule 26)")
             if cause == CAUSE_DRAW:
                 self._own_draw(card)
@@ -967,120 +1060,124 @@ class GameState:
         self.draws_by_cause[DRAW_CAUSES[cause]] += 1
 
     def _own_draw(self, card: int):
-        rules = self.rules
-        mode = self.mode
-        if mode == "duty":
-            self.fail(f"a pending {self.duty_kind} duty of {self.duty} is resolved before "
-                      f"anything else (rule 21)")
-        if mode == "after_play":
+        rules, turn = self.rules, self.turn
+        mode = turn.mode
+        if mode == Mode.DUTY:
+            self.fail(f"a pending {self.deal.duty_kind} duty of {self.deal.duty} is resolved "
+                      f"before anything else (rule 21)")
+        if mode == Mode.AFTER_PLAY:
             self._check_play_complete()
-            if self.t_continue != "extra":
-                self.fail(f"seat {self.t_seat} played this turn; its turn is over")
-            self._enter_extra_turn()
-            mode = self.mode
-        if mode == "choose":
+            if not turn.extra_turn_due:
+                self.fail(f"seat {turn.seat} played this turn; its turn is over")
+            turn.start_extra_move()
+            mode = turn.mode
+        if mode == Mode.CHOOSE:
             if rules.must_play:
                 legal = legal_plays(self)
                 if legal:
                     self.fail(f"draws although it holds a legal play ({_names(legal)}) and "
                               f"must_play is on")
-        elif mode == "drawing":
+        elif mode == Mode.DRAWING:
             if rules.must_play and self._drawn_card_legal():
                 self.fail(f"draws again without playing the legal card it just drew "
-                          f"({card_name(self.t_drawn)}); must_play is on")
+                          f"({card_name(turn.drawn)}); must_play is on")
         else:
-            self.fail(f"seat {self.t_seat}'s turn is over; it may not draw")
-        if rules.draw_limit and self.t_draws >= rules.draw_limit:
+            self.fail(f"seat {turn.seat}'s turn is over; it may not draw")
+        if rules.draw_limit and turn.draws >= rules.draw_limit:
             self.fail(f"draws past draw_limit = {rules.draw_limit} (rule 23)")
-        self._take_from_talon(card, self.t_seat, "draws")
-        self.t_draws += 1
-        self.t_drawn = card
-        self.t_acted = True
-        self.mode = "drawing"
+        self._take_from_talon(card, turn.seat, "draws")
+        turn.draws += 1
+        turn.drawn = card
+        turn.acted = True
+        turn.mode = Mode.DRAWING
 
     def _duty_draw(self, card: int, cause: int):
-        if self.mode != "duty":
+        turn, deal = self.turn, self.deal
+        if turn.mode != Mode.DUTY:
             self.fail(f"a {DRAW_CAUSES[cause]} duty draw, but no duty is pending at this point")
-        want = CAUSE_COUNTER if self.duty_kind == "counter" else CAUSE_TWO
+        want = CAUSE_COUNTER if deal.duty_kind == DutyKind.COUNTER else CAUSE_TWO
         if cause != want:
-            self.fail(f"the pending duty is a {self.duty_kind} duty: cause "
+            self.fail(f"the pending duty is a {deal.duty_kind} duty: cause "
                       f"{DRAW_CAUSES[want]} expected")
         self._check_duty_unanswered("draws the duty")
-        self._open_queue([(self.t_seat, self.duty)], cause)
-        self.duty = 0
-        self.t_duty_drawn = True
-        self.t_acted = True
-        self.mode = "over"
-        self._queue_draw(self.t_seat, card, cause)
+        self._open_queue([(turn.seat, deal.duty)], cause)
+        deal.duty = 0
+        turn.duty_drawn = True
+        turn.acted = True
+        turn.mode = Mode.OVER
+        self._queue_draw(turn.seat, card, cause)
 
     def _call_penalty_draw(self, card: int):
-        if not self.t_forgot or self.rules.call_penalty == 0:
+        turn = self.turn
+        if not turn.forgot or self.rules.call_penalty == 0:
             self.fail("a call-penalty draw without a forgotten call (or call_penalty = 0)")
-        if self.t_penalty_opened:
+        if turn.penalty_opened:
             self.fail("more call-penalty draws than are due")
-        if not self.t_actions_done:
+        if not turn.actions_done:
             self._finish_actions()
-        self.t_penalty_opened = True
-        self._open_queue([(self.t_seat, self.rules.call_penalty)], CAUSE_CALL)
-        self.mode = "call_penalty"
-        self._queue_draw(self.t_seat, card, CAUSE_CALL)
+        turn.penalty_opened = True
+        self._open_queue([(turn.seat, self.rules.call_penalty)], CAUSE_CALL)
+        turn.mode = Mode.CALL_PENALTY
+        self._queue_draw(turn.seat, card, CAUSE_CALL)
 
     # -- PASS, RESHUFFLE, CALL -----------------------------------------------------------------
 
     def on_pass(self, seat: int, _a: int, _b: int):
         self._check_own_turn(seat, "PASS")
-        if self.t_call_due:
+        turn = self.turn
+        if turn.call_due:
             self.fail("a CALL is due before the turn ends (rule 26)")
-        if self.t_passed:
+        if turn.passed:
             self.fail("a second PASS in one turn")
-        mode = self.mode
-        if mode == "duty":
+        mode = turn.mode
+        if mode == Mode.DUTY:
             self._check_duty_unanswered("passes")
             if self.can_draw():
-                self.fail(f"passes although it must draw the duty of {self.duty} card(s)")
-            self.duty = 0
-        elif mode in ("choose", "drawing"):
+                self.fail(f"passes although it must draw the duty of {self.deal.duty} card(s)")
+            self.deal.duty = 0
+        elif mode in (Mode.CHOOSE, Mode.DRAWING):
             self._check_may_stop("passes")
-        elif mode == "after_play":
+        elif mode == Mode.AFTER_PLAY:
             self._check_play_complete()
-            if self.t_continue != "extra":
+            if not turn.extra_turn_due:
                 self.fail("PASS after a play: the turn is simply over")
-            self._enter_extra_turn()
+            turn.start_extra_move()
             self._check_may_stop("passes")
-        elif mode == "over" and self.t_duty_drawn and not self.t_actions_done:
+        elif mode == Mode.OVER and turn.duty_drawn and not turn.actions_done:
             pass                             # the PASS after drawing a duty
         else:
             self.fail("PASS after the turn is over")
-        self.t_passed = True
-        self.mode = "over"
+        turn.passed = True
+        turn.mode = Mode.OVER
         self.counts["passes"] += 1
 
     def on_reshuffle(self, _seat: int, moved: int, _b: int):
-        if self.phase not in ("setup", "play", "won"):
+        if self.phase not in (Phase.SETUP, Phase.PLAY, Phase.WON):
             self.fail("RESHUFFLE outside a deal")
-        if self.talon_size:
-            self.fail(f"RESHUFFLE while the talon still holds {self.talon_size} card(s) "
+        deal = self.deal
+        if deal.talon_size:
+            self.fail(f"RESHUFFLE while the talon still holds {deal.talon_size} card(s) "
                       f"(rule 24)")
         limit = self.rules.reshuffle_limit
-        if limit is not None and self.reshuffles_used >= limit:
+        if limit is not None and deal.reshuffles_used >= limit:
             self.fail(f"RESHUFFLE beyond reshuffles = {limit} (rule 24)")
-        expected = len(self.discard) - 1
+        expected = len(deal.discard) - 1
         if expected < 1:
             self.fail("RESHUFFLE with no discards under the top card")
         if moved != expected:
             self.fail(f"RESHUFFLE moves {moved} cards; all discards but the top are "
                       f"{expected} (rule 24)")
-        for card in self.discard[:-1]:
-            self.talon[card] += 1
-        self.talon_size += expected
-        del self.discard[:-1]
-        self.reshuffles_used += 1
+        for card in deal.discard[:-1]:
+            deal.talon[card] += 1
+        deal.talon_size += expected
+        del deal.discard[:-1]
+        deal.reshuffles_used += 1
         self.counts["reshuffles"] += 1
-        self.expect_draw = True
+        deal.expect_draw = True
 
     def on_call(self, seat: int, called: int, _b: int):
         self._check_own_turn(seat, "CALL")
-        if not self.t_call_due:
+        if not self.turn.call_due:
             self.fail(f"CALL but no call is due (a call is due when a play takes the hand from "
                       f"more than call_at = {self.rules.call_at} to 1-{self.rules.call_at} cards)")
         if called not in (0, 1):
@@ -1091,10 +1188,10 @@ class GameState:
                 self.fail(f"seat {seat} forgot a call, but its forget probability is 0")
             if called == 1 and p >= 1:
                 self.fail(f"seat {seat} called, but its forget probability is 1")
-        self.t_call_due = False
+        self.turn.call_due = False
         self.counts["calls"] += 1
         if not called:
-            self.t_forgot += 1
+            self.turn.forgot += 1
             self.counts["forgotten_calls"] += 1
 
     # -- end of a deal, scores, match ----------------------------------------------------------
@@ -1102,61 +1199,61 @@ class GameState:
     def on_end_deal(self, winner: int, reason: int, _b: int):
         if reason not in (0, 1, 2):
             self.fail(f"unknown END_DEAL reason {reason}")
-        if self.phase == "won":
+        deal = self.deal
+        if self.phase == Phase.WON:
             if reason != 0:
-                self.fail(f"seat {self.won_seat} emptied its hand: the deal is won, not "
+                self.fail(f"seat {deal.won_seat} emptied its hand: the deal is won, not "
                           f"{'blocked' if reason == 1 else 'capped'}")
-            if winner != self.won_seat:
-                self.fail(f"wrong winner: seat {self.won_seat} emptied its hand")
-        elif self.phase == "play":
+            if winner != deal.won_seat:
+                self.fail(f"wrong winner: seat {deal.won_seat} emptied its hand")
+        elif self.phase == Phase.PLAY:
             self._end_turn()
             if reason == 0:
                 self.fail(f"END_DEAL names seat {winner} the winner, but no hand is empty")
             if winner != -1:
                 self.fail("a blocked or capped deal has no winner (seat -1)")
-            if reason == 1 and self.quiet_turns < self.n_active:
-                self.fail(f"not blocked: only {self.quiet_turns} turn(s) in a row without a card "
+            if reason == 1 and deal.quiet_turns < self.n_active:
+                self.fail(f"not blocked: only {deal.quiet_turns} turn(s) in a row without a card "
                           f"played or drawn; {self.n_active} needed (rule 25)")
-            if reason == 2 and self.turns_in_deal < self.turn_cap:
-                self.fail(f"not capped: {self.turns_in_deal} turns < turn cap {self.turn_cap}")
+            if reason == 2 and deal.turns_in_deal < self.turn_cap:
+                self.fail(f"not capped: {deal.turns_in_deal} turns < turn cap {self.turn_cap}")
         else:
             self.fail("END_DEAL outside a deal in play")
-        in_hands = sum(self.hand_sizes)
-        if in_hands + self.talon_size + len(self.discard) != self.deck_size:
+        in_hands = sum(deal.hand_sizes)
+        if in_hands + deal.talon_size + len(deal.discard) != self.deck_size:
             self.fail("card conservation broken: hands + talon + discards != deck")
-        self.deal_winner = winner if reason == 0 else -1
-        self.deal_winners.append(self.deal_winner)
+        deal.winner = winner if reason == 0 else -1
+        self.deal_winners.append(deal.winner)
         self.end_reasons.append(reason)
         self.deals += 1
-        if self.deal_winner >= 0:
-            self.wins[self.deal_winner] += 1
-        self.scored = set()
-        self.phase = "scoring"
+        if deal.winner >= 0:
+            self.wins[deal.winner] += 1
+        self.phase = Phase.SCORING
 
     def on_score(self, seat: int, points: int, total: int):
-        if self.phase != "scoring":
+        if self.phase != Phase.SCORING:
             self.fail("SCORE outside the scoring of a deal")
         self._seat(seat)
         if not self.active[seat]:
             self.fail(f"seat {seat} is eliminated and scores nothing")
-        if seat in self.scored:
+        deal = self.deal
+        if seat in deal.scored:
             self.fail(f"seat {seat} is scored twice")
-        value = sum(self.rules.points[c] * n for c, n in self.hands[seat].items())
+        hand = deal.hands[seat]
+        value = sum(self.rules.points[c] * n for c, n in hand.items())
         if points != value:
-            self.fail(f"seat {seat} scores {points}, but its hand {_names(self.hands[seat])} is "
+            self.fail(f"seat {seat} scores {points}, but its hand {_names(hand)} is "
                       f"worth {value} (rule 27)")
         if total != self.totals[seat] + points:
             self.fail(f"match total of seat {seat} should be {self.totals[seat] + points}")
         self.totals[seat] = total
         self.last_points[seat] = points
-        self.scored.add(seat)
-        if len(self.scored) == self.n_active:
+        deal.scored.add(seat)
+        if len(deal.scored) == self.n_active:
             for s in range(self.P):
                 if not self.active[s]:
                     self.last_points[s] = 0
-            self.phase = "after_scores"
-            self.eliminated_now: set[int] = set()
-            self.results_closed = False
+            self.phase = Phase.AFTER_SCORES
 
     def _out_by_total(self, seat: int) -> bool:
         limit = self.rules.match_param
@@ -1164,20 +1261,20 @@ class GameState:
         return total > limit if self.rules.eliminate_pass else total >= limit
 
     def on_eliminated(self, seat: int, _a: int, _b: int):
-        if self.phase != "after_scores" or self.results_closed:
+        if self.phase != Phase.AFTER_SCORES or self.deal.results_closed:
             self.fail("ELIMINATED outside the end of a deal")
         if self.rules.match_kind != "elimination":
             self.fail(f"no eliminations in a {self.rules.match_kind} match")
         if self.end_reasons[-1] == 2:
             self.fail("a capped deal ends its match at once, without eliminations (choice 28)")
         self._seat(seat)
-        if not self.active[seat] or seat in self.eliminated_now:
+        if not self.active[seat] or seat in self.deal.eliminated_now:
             self.fail(f"seat {seat} is already out")
         if not self._out_by_total(seat):
             self.fail(f"seat {seat} has {self.totals[seat]} points: not out at "
                       f"{self.rules.match_param} (eliminate_at = "
                       f"{'pass' if self.rules.eliminate_pass else 'reach'})")
-        self.eliminated_now.add(seat)
+        self.deal.eliminated_now.add(seat)
 
     def _lowest_total(self, seats: list[int]) -> int:
         low = min(self.totals[s] for s in seats)
@@ -1186,9 +1283,9 @@ class GameState:
 
     def _close_deal_results(self):
         """After a deal's scores and eliminations: apply choice 28, decide if the match is over."""
-        if self.results_closed:
+        if self.deal.results_closed:
             return
-        self.results_closed = True
+        self.deal.results_closed = True
         rules = self.rules
         kind, param = rules.match_kind, rules.match_param
         self.match_over = None
@@ -1198,32 +1295,11 @@ class GameState:
             self.match_winner_expected = -1
             return
         if kind == "elimination":
-            due = {s for s in active_seats if self._out_by_total(s)}
-            if due and due == set(active_seats):
-                if self.eliminated_now not in (set(), due):
-                    self.fail(f"the deal would eliminate everyone left; ELIMINATED rows for all "
-                              f"of {sorted(due)} or none, not {sorted(self.eliminated_now)}")
-                self.match_over = "everyone left reached the limit"
-                self.match_winner_expected = self._lowest_total(active_seats)
-                for s in self.eliminated_now:
-                    self.active[s] = False
-                self.eliminated.extend(sorted(self.eliminated_now))
-                return
-            if self.eliminated_now != due:
-                missing = sorted(due - self.eliminated_now)
-                self.fail(f"ELIMINATED rows missing for seat(s) {missing} (total at or over "
-                          f"{param})")
-            for s in sorted(due):
-                self.active[s] = False
-                self.eliminated.append(s)
-            left = [s for s in range(self.P) if self.active[s]]
-            if len(left) <= 1:
-                self.match_over = "one player left"
-                self.match_winner_expected = left[0] if left else -1
+            if self._apply_eliminations(active_seats):
                 return
         elif kind == "single":
             self.match_over = "single deal"
-            self.match_winner_expected = self.deal_winner
+            self.match_winner_expected = self.deal.winner
             return
         elif kind == "deals":
             if self.deals >= param:
@@ -1243,8 +1319,37 @@ class GameState:
             self.match_over = f"match capped at {self.deal_cap} deals"
             self.match_winner_expected = -1
 
+    def _apply_eliminations(self, active_seats: list[int]) -> bool:
+        """An elimination match: check the deal's ELIMINATED rows against the totals and take
+        those seats out; True when that ends the match."""
+        named = self.deal.eliminated_now
+        due = {s for s in active_seats if self._out_by_total(s)}
+        if due and due == set(active_seats):
+            if named not in (set(), due):
+                self.fail(f"the deal would eliminate everyone left; ELIMINATED rows for all "
+                          f"of {sorted(due)} or none, not {sorted(named)}")
+            self.match_over = "everyone left reached the limit"
+            self.match_winner_expected = self._lowest_total(active_seats)
+            for s in named:
+                self.active[s] = False
+            self.eliminated.extend(sorted(named))
+            return True
+        if named != due:
+            missing = sorted(due - named)
+            self.fail(f"ELIMINATED rows missing for seat(s) {missing} (total at or over "
+                      f"{self.rules.match_param})")
+        for s in sorted(due):
+            self.active[s] = False
+            self.eliminated.append(s)
+        left = [s for s in range(self.P) if self.active[s]]
+        if len(left) <= 1:
+            self.match_over = "one player left"
+            self.match_winner_expected = left[0] if left else -1
+            return True
+        return False
+
     def on_end_match(self, winner: int, deals: int, _b: int):
-        if self.phase != "after_scores":
+        if self.phase != Phase.AFTER_SCORES:
             self.fail("END_MATCH before the deal was ended and scored")
         self._close_deal_results()
         if not self.match_over:
@@ -1255,21 +1360,21 @@ class GameState:
         if deals != self.deals:
             self.fail(f"END_MATCH says {deals} deals; {self.deals} were played")
         self.match_winner = winner
-        self.phase = "done"
+        self.phase = Phase.DONE
 
     def finish(self):
         """The trace has ended: it must end after a complete deal (single) or an END_MATCH."""
         self.index, self.row = self.index + 1, None
-        if self.phase == "done":
+        if self.phase == Phase.DONE:
             return
-        if self.phase == "after_scores":
+        if self.phase == Phase.AFTER_SCORES:
             self._close_deal_results()
             if self.rules.match_kind == "single":
-                self.match_winner = self.deal_winner
-                self.phase = "done"
+                self.match_winner = self.deal.winner
+                self.phase = Phase.DONE
                 return
             self.fail("the trace ends without END_MATCH")
-        if self.phase == "start":
+        if self.phase == Phase.START:
             self.fail("empty trace")
         self.fail("the trace ends in the middle of a deal")
 
