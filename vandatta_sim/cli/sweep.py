@@ -15,6 +15,7 @@ import click
 from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, SweepError,
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
+from .. import tables
 from .options import (forget_option, json_option, match_formats_option, overrides_option,
                       player_counts_option, policy_option, preset_option, rules_file_option,
                       store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
@@ -155,9 +156,7 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
             ("≈" if r["estimated"] else "") + f"{int(r['to_run']):,}")
         rows.append([r["key"], r["label"], str(r["players"]), r["policies"], r["match"], games,
                      f"{int(r['stored']):,}", todo])
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    for cells in [header, ["-" * w for w in widths], *rows]:
-        click.echo("  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip())
+    click.echo(tables.format_table(header, rows, "l" * len(header), style="text"))
     n = len(work)
     if run["games"] is None and run["precision"] is None:
         click.echo(f"\n{n} configurations; give --games N or --precision H to run them")
