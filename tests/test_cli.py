@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import click
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -125,3 +126,26 @@ def test_rules_file_with_preset_and_override(tmp_path):
     result = run("rules", "show", "--rules", str(variant))
     assert result.exit_code == 0
     assert "draw_limit = 1" in result.output and '"8" = 40' in result.output
+
+
+def _commands(group, path=()):
+    for name, command in group.commands.items():
+        yield (*path, name), command
+        if isinstance(command, click.Group):
+            yield from _commands(command, (*path, name))
+
+
+def test_every_command_has_help_and_a_shared_flag_reads_the_same_everywhere():
+    helps = {}
+    for path, command in _commands(main):
+        assert run(*path, "--help").exit_code == 0, path
+        for param in command.params:
+            if isinstance(param, click.Option):
+                helps.setdefault(param.opts[0], set()).add((param.help, param.metavar))
+    # the sweep's list and override forms of these flags are declared beside the single-game
+    # forms in vandatta_sim/cli/options.py
+    two_forms = {"--players", "--match", "--games", "--seed", "--threads"}
+    shared = {"--preset", "--rules", "--set", "--policy", "--forget", "--store", "--json"}
+    assert shared | two_forms <= set(helps)
+    for flag, declarations in helps.items():
+        assert len(declarations) <= (2 if flag in two_forms else 1), (flag, declarations)
