@@ -34,7 +34,8 @@ bench: install ## Deals per second by preset, players, policy and threads, plus 
 
 # --- reports: each report depends on its script and the library; `make reports` redoes only the
 # stale ones, and the sweeps behind them reuse what results/ already holds.
-REPORT_LIB := vandatta_sim/analysis.py analyses/common.py $(filter-out vandatta_sim/cli%.py,$(wildcard vandatta_sim/*.py))
+# (the package's modules, subpackages included, except the command line)
+REPORT_LIB := $(filter-out vandatta_sim/cli%,$(wildcard vandatta_sim/*.py vandatta_sim/*/*.py)) analyses/common.py
 
 reports/eight-value.md: analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/eight_value.py --out $@
@@ -43,7 +44,7 @@ reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/variants.py --out $@
 
 # claims reads the eight-value runs back from results/, so eight-value runs first
-reports/claims.md: analyses/claims.py analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
+reports/claims.md: analyses/claims.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
 	$(PY) analyses/claims.py --out $@
 
 reports/README.md: analyses/index.py analyses/common.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md | $(VENV)/.installed

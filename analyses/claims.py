@@ -6,13 +6,22 @@
 from __future__ import annotations
 
 import common
-import eight_value
 import matplotlib.pyplot as plt
 import numpy as np
 
-from vandatta_sim import analysis as A
+from vandatta_sim.report.designs import (card_values, compare_policies, focal_outcomes,
+                                         focal_outcomes_many, head_to_head, skill_per_game,
+                                         swap_effects, swap_pairs)
+from vandatta_sim.report.markdown import column_estimate, fmt, row_estimate
+from vandatta_sim.report.measures import deal_summary, most_eights_seat
+from vandatta_sim.report.runner import make_config
+from vandatta_sim.report.variants import single
+from vandatta_sim.report.verdicts import (CONTRADICTED, SUPPORTED, UNCLEAR, claim_verdict,
+                                          combine_verdicts, direction, holding_verdict)
 from vandatta_sim.rules import PRESETS
-from vandatta_sim.stats import Estimate, paired_difference, proportion
+from vandatta_sim.stats import (Estimate, independent_difference, paired_difference, proportion,
+                                relative_change)
+from vandatta_sim.tables import format_table
 
 STD = PRESETS["standard"]
 P4 = 4
@@ -43,24 +52,23 @@ class Claim:
 
     def tally(self) -> str:
         counts = [(sum(v == kind for _, v in self.parts), word) for kind, word in
-                  ((A.SUPPORTED, "supported"), (A.CONTRADICTED, "contradicted"),
-                   (A.UNCLEAR, "not distinguishable"))]
+                  ((SUPPORTED, "supported"), (CONTRADICTED, "contradicted"),
+                   (UNCLEAR, "not distinguishable"))]
         return ", ".join(f"{n} {word}" for n, word in counts if n)
 
     @property
     def verdict(self) -> str:
-        return self.overall or A.combine_verdicts(v for _, v in self.parts)
+        return self.overall or combine_verdicts(v for _, v in self.parts)
 
     def render(self) -> str:
         out = f"## {self.number}. {self.text}\n\n*Source: {self.source}.*\n\n{self.body}\n"
         if self.parts:
-            out += "| part of the claim | verdict |\n|:---|:---|\n"
-            out += "".join(f"| {w} | {v} |\n" for w, v in self.parts)
+            out += format_table(["part of the claim", "verdict"], self.parts, "ll")
         return out + f"\n**Verdict: {self.verdict}.**\n\n"
 
 
 def fp(est, kind="pct", digits=1):
-    return A.fmt(est, kind, digits)
+    return fmt(est, kind, digits)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -70,24 +78,24 @@ def claim_forhand(ctx, data) -> Claim:
     adv = {p: data["forhand"][p]["forhand_adv"] for p in common.PLAYERS}
     rows = [[p, fp(data["forhand"][p]["forhand_win"], "pct", 2),
              fp(data["forhand"][p]["won"], "pct", 2), fp(adv[p], "pp", 2),
-             A.fmt(data["forhand"][p]["relative_adv"], "rel", 1)] for p in common.PLAYERS]
+             fmt(data["forhand"][p]["relative_adv"], "rel", 1)] for p in common.PLAYERS]
     c.body = (
         f"Standard rules, single deals, all seats `expert`, {ctx.counts['forhand_deals']:,} "
         "deals per table size. Förhand's advantage is P(förhand wins) minus its fair share "
         "P(the deal is won) / players (per deal: 1[förhand wins] − 1[someone wins] / players, "
         "a mean with a normal interval); *relative* divides it by the fair share.\n\n"
-        + A.markdown_table(["players", "P(förhand wins)", "P(deal is won)", "advantage",
-                            "relative advantage"], rows) + "\n")
+        + format_table(["players", "P(förhand wins)", "P(deal is won)", "advantage",
+                       "relative advantage"], rows) + "\n")
     for p in common.PLAYERS:
         c.part(f"advantage > 0 with {p} players ({fp(adv[p], 'pp', 2)})",
-               A.claim_verdict(adv[p], +1))
+               claim_verdict(adv[p], +1))
     cmp_rows = []
     for p in common.PLAYERS[1:]:
-        d = A.independent_difference(adv[2], adv[p])
+        d = independent_difference(adv[2], adv[p])
         cmp_rows.append([f"2 − {p} players", fp(d, "pp", 2)])
-        c.part(f"larger with 2 players than with {p} ({fp(d, 'pp', 2)})", A.claim_verdict(d, +1))
+        c.part(f"larger with 2 players than with {p} ({fp(d, 'pp', 2)})", claim_verdict(d, +1))
     c.body += ("Differences of the advantage between table sizes (independent samples):\n\n"
-               + A.markdown_table(["comparison", "Δ advantage"], cmp_rows) + "\n")
+               + format_table(["comparison", "Δ advantage"], cmp_rows) + "\n")
     c.body += data["fig_forhand"] + "\n"
     return c
 
@@ -95,7 +103,7 @@ def claim_forhand(ctx, data) -> Claim:
 def claim_stacking(ctx, data) -> Claim:
     c = Claim(2, "002", "Stacking makes deals much shorter and makes luck of the deal count "
                         "more than skill")
-    rel = A.relative_change(data["deals"]["stacking"]["turns"], data["deals"]["standard"]["turns"])
+    rel = relative_change(data["deals"]["stacking"]["turns"], data["deals"]["standard"]["turns"])
     d_skill = paired_difference(data["skill"]["stacking"], data["skill"]["standard"])
     s_std = data["skill_cmp"]["standard"]
     s_stk = data["skill_cmp"]["stacking"]
@@ -111,8 +119,8 @@ def claim_stacking(ctx, data) -> Claim:
         f"policy): standard {fp(s_std['win'], 'pp')}, stacking {fp(s_stk['win'], 'pp')}; "
         f"difference stacking − standard {fp(d_skill, 'pp')} (paired per deal).\n\n")
     c.part(f"deals more than {MUCH:.0%} shorter (turns {fp(rel, 'rel')})",
-           A.claim_verdict(rel, -1, -MUCH))
-    c.part(f"skill counts less (Δ skill {fp(d_skill, 'pp')})", A.claim_verdict(d_skill, -1))
+           claim_verdict(rel, -1, -MUCH))
+    c.part(f"skill counts less (Δ skill {fp(d_skill, 'pp')})", claim_verdict(d_skill, -1))
     return c
 
 
@@ -124,8 +132,8 @@ def claim_draw_limit(ctx, data) -> Claim:
     for k in DRAW_LIMITS:
         name = f"draw_limit={k}"
         s = data["summary"][name]
-        d = A.relative_change(deals[name]["turns"], deals["standard"]["turns"])
-        da = A.relative_change(deals[name]["actions"], deals["standard"]["actions"])
+        d = relative_change(deals[name]["turns"], deals["standard"]["turns"])
+        da = relative_change(deals[name]["actions"], deals["standard"]["actions"])
         rows.append([k if k else "0 (until a card fits)", fp(s["turns"], "num"),
                      "–" if k == 3 else fp(d, "rel"), fp(s["actions"], "num"),
                      "–" if k == 3 else fp(da, "rel")])
@@ -134,17 +142,17 @@ def claim_draw_limit(ctx, data) -> Claim:
         f"({ctx.counts['claim_deals']:,} each, all `expert`). Length in turns (one player's "
         "move) and in actions (cards played plus cards drawn); changes are relative to the "
         "limit 3, paired per deal.\n\n"
-        + A.markdown_table(["draw limit", "turns/deal", "Δ turns vs 3", "actions/deal",
-                            "Δ actions vs 3"], rows) + "\n" + data["fig_length"] + "\n")
-    r30 = A.relative_change(deals["standard"]["turns"], deals["draw_limit=0"]["turns"])
+        + format_table(["draw limit", "turns/deal", "Δ turns vs 3", "actions/deal",
+                       "Δ actions vs 3"], rows) + "\n" + data["fig_length"] + "\n")
+    r30 = relative_change(deals["standard"]["turns"], deals["draw_limit=0"]["turns"])
     c.part(f"limit 3 shorter than drawing until a card fits (turns {fp(r30, 'rel')})",
-           A.claim_verdict(r30, -1))
+           claim_verdict(r30, -1))
     for k in DRAW_LIMITS:
         if k == 1:
             continue
         name = "standard" if k == 3 else f"draw_limit={k}"
-        r = A.relative_change(deals["draw_limit=1"]["turns"], deals[name]["turns"])
-        c.part(f"limit 1 shorter than limit {k} (turns {fp(r, 'rel')})", A.claim_verdict(r, -1))
+        r = relative_change(deals["draw_limit=1"]["turns"], deals[name]["turns"])
+        c.part(f"limit 1 shorter than limit {k} (turns {fp(r, 'rel')})", claim_verdict(r, -1))
     return c
 
 
@@ -158,10 +166,10 @@ def claim_eight_fifty(ctx, data) -> Claim:
     for scale in ("crazy_eights", "hundred"):
         for p in common.PLAYERS:
             r, mm = d.loc[(scale, p, "greedy")], m.loc[(scale, p, "greedy")]
-            pts[(scale, p)] = eight_value.est(r, "points")
-            win[(scale, p)] = eight_value.est(mm, "win")
+            pts[(scale, p)] = row_estimate(r, "points")
+            win[(scale, p)] = row_estimate(mm, "win")
             rows.append([scale, p, fp(pts[(scale, p)], "diff", 2), fp(win[(scale, p)], "pp", 2),
-                         eight_value.holding_verdict(pts[(scale, p)], win[(scale, p)])])
+                         holding_verdict(pts[(scale, p)], win[(scale, p)])])
     c.body = (
         "The focal seat plays `greedy` (keeps its eights until nothing else fits) or "
         "`eight-dumper` (the same, but plays an eight whenever one is legal) against three "
@@ -170,8 +178,8 @@ def claim_eight_fifty(ctx, data) -> Claim:
         f"scale). {ctx.counts['h2h_deals']:,} deals and {ctx.counts['h2h_matches']:,} matches "
         "to 100 per focal seat and policy. Holder − dumper: Δ points < 0 (fewer penalty points "
         "per deal) and Δ match win > 0 mean holding pays.\n\n"
-        + A.markdown_table(["scale", "players", "Δ points/deal", "Δ P(win match)",
-                            "which pays"], rows, "llrrl") + "\n"
+        + format_table(["scale", "players", "Δ points/deal", "Δ P(win match)",
+                       "which pays"], rows, "llrrl") + "\n"
         "The claim is read on both measures: the expected penalty per deal (the reason the "
         "source gives: an eight of 50 is expensive to be caught with) and the chance to win "
         "the match (what \"right\" means in a game played to 100). *Almost always* is read "
@@ -182,12 +190,12 @@ def claim_eight_fifty(ctx, data) -> Claim:
     def side(values, scale, sign):
         """sign +1: the claim says holding pays; -1: dumping pays (values are holder − dumper
         with 'larger is better for the holder' orientation)."""
-        dirs = [A.direction(values[(scale, p)]) * sign for p in common.PLAYERS]
+        dirs = [direction(values[(scale, p)]) * sign for p in common.PLAYERS]
         if sum(x == 1 for x in dirs) >= 3 and -1 not in dirs:
-            return A.SUPPORTED
+            return SUPPORTED
         if sum(x == -1 for x in dirs) >= 2:
-            return A.CONTRADICTED
-        return A.UNCLEAR
+            return CONTRADICTED
+        return UNCLEAR
 
     neg_pts = {k: Estimate(-v.value, -v.high, -v.low, v.n) for k, v in pts.items()}
     c.part("eight = 50 (`crazy_eights`): dumping lowers the penalty points per deal",
@@ -217,8 +225,8 @@ def claim_eight_stacks(ctx, data) -> Claim:
         f"(Δ P(win), {ctx.counts['claim_swap']:,} deals per run); and skill (`expert` − "
         f"`random` focal seat against `random`, {ctx.counts['claim_skill']:,} deals per focal "
         "seat and policy).\n\n"
-        + A.markdown_table(["rules", "P(most-eights seat wins)", "value of one more eight",
-                            "skill"], rows) + "\n"
+        + format_table(["rules", "P(most-eights seat wins)", "value of one more eight",
+                       "skill"], rows) + "\n"
         f"No ban − ban (paired per deal): most-eights seat wins {fp(d_most, 'pp')}; value of "
         f"an eight {fp(d_eight, 'pp')}; skill {fp(d_skill, 'pp')}. The claim is read both "
         "as a direction (the most eights win more often, eights are worth more, skill less) "
@@ -226,20 +234,20 @@ def claim_eight_stacks(ctx, data) -> Claim:
         "the seat dealt the most stands in for the one that saved the most).\n\n")
     noban = e["names"][1]
     c.part(f"the seat with most eights wins more often without the ban ({fp(d_most, 'pp')})",
-           A.claim_verdict(d_most, +1))
+           claim_verdict(d_most, +1))
     c.part("without the ban the seat with most eights wins most deals (over half: "
-           f"{fp(e['most'][noban], 'pct')})", A.claim_verdict(e["most"][noban], +1, 0.5))
+           f"{fp(e['most'][noban], 'pct')})", claim_verdict(e["most"][noban], +1, 0.5))
     c.part(f"an eight is worth more without the ban ({fp(d_eight, 'pp')})",
-           A.claim_verdict(d_eight, +1))
+           claim_verdict(d_eight, +1))
     c.part(f"skill counts less without the ban ({fp(d_skill, 'pp')})",
-           A.claim_verdict(d_skill, -1))
+           claim_verdict(d_skill, -1))
     return c
 
 
 def claim_last_card(ctx, data) -> Claim:
     c = Claim(6, "002", "The \"last card in the start suit\" rule lengthens deals considerably")
-    rel = A.relative_change(data["deals"]["last_card"]["turns"],
-                            data["deals"]["standard"]["turns"])
+    rel = relative_change(data["deals"]["last_card"]["turns"],
+                          data["deals"]["standard"]["turns"])
     c.body = (
         f"Standard against `last_card_start_suit=true`, 4 players, single deals on the same "
         f"seeds ({ctx.counts['claim_deals']:,} each, all `expert`): mean turns "
@@ -247,7 +255,7 @@ def claim_last_card(ctx, data) -> Claim:
         f"{fp(data['summary']['last_card']['turns'], 'num')}; relative change {fp(rel, 'rel')} "
         f"(paired). *Considerably* is read as more than {MUCH:.0%} longer.\n\n")
     c.part(f"deals more than {MUCH:.0%} longer ({fp(rel, 'rel')})",
-           A.claim_verdict(rel, +1, MUCH))
+           claim_verdict(rel, +1, MUCH))
     return c
 
 
@@ -260,11 +268,11 @@ def claim_talon(ctx, data) -> Claim:
         f"{ctx.counts['forhand_deals']:,} deals per table size: the share of deals in which the "
         "talon ran out (at least one reshuffle of the discards) and the mean number of "
         f"reshuffles. *Rarely* is read as in fewer than {RARELY:.0%} of deals.\n\n"
-        + A.markdown_table(["players", "talon ran out", "reshuffles/deal"], rows) + "\n")
+        + format_table(["players", "talon ran out", "reshuffles/deal"], rows) + "\n")
     for p in (3, 4, 5):
         est = data["forhand"][p]["reshuffled"]
         c.part(f"{p} players: fewer than {RARELY:.0%} of deals ({fp(est, 'pct')})",
-               A.claim_verdict(est, -1, RARELY))
+               claim_verdict(est, -1, RARELY))
     return c
 
 
@@ -282,12 +290,12 @@ def claim_two_aces(ctx, data) -> Claim:
         "pairs. (The swap puts in an ace of a random suit, so the pair is of one suit in "
         "about a quarter of the cases; with `ace_on_ace=allowed` any two aces can follow each "
         "other.)\n\n"
-        + A.markdown_table(["card swapped in", "deals", "Δ P(win)"], rows) + "\n"
+        + format_table(["card swapped in", "deals", "Δ P(win)"], rows) + "\n"
         f"Second ace − second eight: {fp(t['diff'], 'pp', 2)} (the two come from different "
         "swap runs on overlapping deals; the interval treats them as independent, which is "
         "approximate).\n\n")
     c.part(f"a second ace is worth more than a second eight ({fp(t['diff'], 'pp', 2)})",
-           A.claim_verdict(t["diff"], +1))
+           claim_verdict(t["diff"], +1))
     return c
 
 
@@ -306,7 +314,7 @@ def claim_heuristics(ctx, data) -> Claim:
         "`eight-dumper` is `greedy` that plays eights first; `expert` adds the other advice "
         "(an ace kept for an opponent on one card, the suit named that the next player lacks, "
         "long suits, never left with only specials); `random` plays a random legal card.\n\n"
-        + A.markdown_table(["comparison", "Δ points/deal", "Δ P(win)"], rows) + "\n"
+        + format_table(["comparison", "Δ points/deal", "Δ P(win)"], rows) + "\n"
         "The policies bundle the advice, so only *keep eights* is tested on its own "
         "(`greedy` against `eight-dumper`). *Dump expensive cards early* is tested only "
         "together with keeping eights (`greedy` against `random`), and the ace and suit-naming "
@@ -315,14 +323,14 @@ def claim_heuristics(ctx, data) -> Claim:
     keep = h["greedy − eight-dumper (keep eights)"]
     c.part(f"keep eights (hundred): holding pays ({fp(keep['points'], 'diff', 2)} points, "
            f"{fp(keep['win'], 'pp', 2)})",
-           A.combine_verdicts([A.claim_verdict(keep["points"], -1),
-                               A.claim_verdict(keep["win"], +1)]))
+           combine_verdicts([claim_verdict(keep["points"], -1),
+                             claim_verdict(keep["win"], +1)]))
     g = h["greedy − random (expensive first + keep eights)"]
     c.part(f"expensive cards first, with eights kept: beats random ({fp(g['win'], 'pp', 2)})",
-           A.claim_verdict(g["win"], +1))
+           claim_verdict(g["win"], +1))
     e = h["expert − greedy (ace timing, suit naming, …)"]
     c.part(f"the expert's further advice as a bundle beats greedy ({fp(e['win'], 'pp', 2)})",
-           A.claim_verdict(e["win"], +1))
+           claim_verdict(e["win"], +1))
     return c
 
 
@@ -340,15 +348,15 @@ def claim_two_players(ctx, data) -> Claim:
         "seat relative to a `random` one in the same seat on the same deals, the others "
         f"`random` ({ctx.counts['claim_skill']:,} deals per focal seat and policy); the "
         "absolute difference is shown too.\n\n"
-        + A.markdown_table(["players", "one more eight", "one more ace", "skill (Δ P(win))",
-                            "skill (relative)"], rows) + "\n" + data["fig_two"] + "\n")
+        + format_table(["players", "one more eight", "one more ace", "skill (Δ P(win))",
+                       "skill (relative)"], rows) + "\n" + data["fig_two"] + "\n")
     for what, key in (("an eight", "eight"), ("an ace", "ace"), ("skill", "skill")):
-        d = A.independent_difference(t[key][2], t[key][4])
+        d = independent_difference(t[key][2], t[key][4])
         c.part(f"{what}: weaker with 2 players than with 4 (relative, 2 − 4: {fp(d, 'rel')})",
-               A.claim_verdict(d, -1))
-    rel = A.independent_difference(t["skill"][2], t["skill"][4])
-    ab = A.independent_difference(t["skill_abs"][2], t["skill_abs"][4])
-    if A.direction(rel) and A.direction(ab) and A.direction(rel) != A.direction(ab):
+               claim_verdict(d, -1))
+    rel = independent_difference(t["skill"][2], t["skill"][4])
+    ab = independent_difference(t["skill_abs"][2], t["skill_abs"][4])
+    if direction(rel) and direction(ab) and direction(rel) != direction(ab):
         c.body += (f"Note: in absolute terms the skill gain points the other way (2 − 4 "
                    f"players: {fp(ab, 'pp')}), so the verdict on skill depends on measuring it "
                    "relative to the fair share, as above.\n\n")
@@ -363,12 +371,12 @@ def run(ctx) -> dict:
     ctx.log("förhand and talon: standard per table size")
     data["forhand"] = {}
     for p in common.PLAYERS:
-        df = runner.one(A.make_config(A.single(STD, players=p), common.POLICY),
+        df = runner.one(make_config(single(STD, players=p), common.POLICY),
                         counts["forhand_deals"], seeds["forhand_deals"])
-        s = A.deal_summary(df, p)
+        s = deal_summary(df, p)
         won = df["winner"].to_numpy() >= 0
         s["won"] = proportion(int(won.sum()), len(df))
-        s["relative_adv"] = A.relative_change((df["winner"].to_numpy() == 0) * p, won)
+        s["relative_adv"] = relative_change((df["winner"].to_numpy() == 0) * p, won)
         data["forhand"][p] = s
 
     ctx.log("deal length: stacking, draw limits, last card")
@@ -378,28 +386,29 @@ def run(ctx) -> dict:
         if k != 3:
             rule_sets[f"draw_limit={k}"] = STD.replace(draw_limit=k)
     names = list(rule_sets)
-    dfs = runner.run([A.make_config(A.single(r, players=P4), common.POLICY)
+    dfs = runner.run([make_config(single(r, players=P4), common.POLICY)
                       for r in rule_sets.values()], counts["claim_deals"], seeds["claim_deals"])
     data["deals"], data["summary"] = {}, {}
     for name, df in zip(names, dfs):
         data["deals"][name] = {"turns": df["turns"].to_numpy(np.float64),
                                "actions": (df["plays"] + df["draws"]).to_numpy(np.float64)}
-        data["summary"][name] = A.deal_summary(df, P4)
+        data["summary"][name] = deal_summary(df, P4)
     data["deals"]["draw_limit=3"] = data["deals"]["standard"]
     data["summary"]["draw_limit=3"] = data["summary"]["standard"]
 
     ctx.log("skill: standard and stacking")
-    outs = A.focal_outcomes_many(runner, [A.single(STD, players=P4),
-                                          A.single(STD.replace(stacking=True), players=P4)],
-                                 ("expert", "random"), "random", counts["claim_skill"],
-                                 seeds["claim_skill"])
-    data["skill"] = {n: A.skill_per_game(o) for n, o in zip(("standard", "stacking"), outs)}
-    data["skill_cmp"] = {n: A.compare_policies(o, "expert", "random")
+    outs = focal_outcomes_many(runner, [single(STD, players=P4),
+                                        single(STD.replace(stacking=True), players=P4)],
+                               ("expert", "random"), "random", counts["claim_skill"],
+                               seeds["claim_skill"])
+    data["skill"] = {n: skill_per_game(o) for n, o in zip(("standard", "stacking"), outs)}
+    data["skill_cmp"] = {n: compare_policies(o, "expert", "random")
                          for n, o in zip(("standard", "stacking"), outs)}
 
     ctx.log("hold vs dump (shared with eight-value)")
-    data["h2h_deals"] = eight_value.head_to_head(ctx, match=False)
-    data["h2h_matches"] = eight_value.head_to_head(ctx, match=True)
+    for key, match in (("h2h_deals", False), ("h2h_matches", True)):
+        data[key] = head_to_head(runner, common.PLAYERS, match, counts[key], seeds[key],
+                                 common.POLICY, ctx.log)
 
     ctx.log("stacked eights without the ban")
     data["eights"] = run_eights(ctx)
@@ -409,28 +418,28 @@ def run(ctx) -> dict:
 
     ctx.log("heuristics")
     pols = ("expert", "greedy", "eight-dumper", "random")
-    out = A.focal_outcomes(runner, A.single(STD, players=P4, scale="hundred"), pols,
-                           common.POLICY, counts["h2h_deals"], seeds["h2h_deals"])
+    out = focal_outcomes(runner, single(STD, players=P4, scale="hundred"), pols,
+                         common.POLICY, counts["h2h_deals"], seeds["h2h_deals"])
     data["heuristics"] = {
-        "greedy − eight-dumper (keep eights)": A.compare_policies(out, "greedy", "eight-dumper"),
-        "greedy − random (expensive first + keep eights)": A.compare_policies(out, "greedy",
-                                                                              "random"),
-        "expert − greedy (ace timing, suit naming, …)": A.compare_policies(out, "expert",
-                                                                          "greedy"),
-        "expert − random (all advice)": A.compare_policies(out, "expert", "random"),
+        "greedy − eight-dumper (keep eights)": compare_policies(out, "greedy", "eight-dumper"),
+        "greedy − random (expensive first + keep eights)": compare_policies(out, "greedy",
+                                                                            "random"),
+        "expert − greedy (ace timing, suit naming, …)": compare_policies(out, "expert",
+                                                                         "greedy"),
+        "expert − random (all advice)": compare_policies(out, "expert", "random"),
     }
 
     ctx.log("two players: specials and skill per table size")
     two = {"eight": {}, "ace": {}, "skill": {}, "skill_abs": {}}
     for p in common.PLAYERS:
-        rules = A.single(STD, players=p, scale="hundred")
-        cv = A.card_values(runner, rules, ("8", "A"), counts["swap_deals"], seeds["swap_deals"],
-                           common.POLICY).set_index("rank")
-        two["eight"][p] = A.column_estimate(cv.loc["8"], "relative_win", int(cv.loc["8", "n"]))
-        two["ace"][p] = A.column_estimate(cv.loc["A"], "relative_win", int(cv.loc["A", "n"]))
-        o = A.focal_outcomes(runner, A.single(STD, players=p), ("expert", "random"), "random",
-                             counts["claim_skill"], seeds["claim_skill"])
-        cmp = A.compare_policies(o, "expert", "random")
+        rules = single(STD, players=p, scale="hundred")
+        cv = card_values(runner, rules, ("8", "A"), counts["swap_deals"], seeds["swap_deals"],
+                         common.POLICY).set_index("rank")
+        two["eight"][p] = column_estimate(cv.loc["8"], "relative_win", int(cv.loc["8", "n"]))
+        two["ace"][p] = column_estimate(cv.loc["A"], "relative_win", int(cv.loc["A", "n"]))
+        o = focal_outcomes(runner, single(STD, players=p), ("expert", "random"), "random",
+                           counts["claim_skill"], seeds["claim_skill"])
+        cmp = compare_policies(o, "expert", "random")
         two["skill"][p], two["skill_abs"][p] = cmp["relative_win"], cmp["win"]
     data["two"] = two
     return data
@@ -445,22 +454,22 @@ def run_eights(ctx) -> dict:
     res = {"names": names, "most": {}, "eight": {}, "skill": {}}
     wins, eight_games, skill_games = {}, {}, {}
     for name, rules in sets.items():
-        rules = A.single(rules, players=P4)
-        base_df, swap_df = runner.run([A.make_config(rules, "greedy"),
-                                       A.make_config(rules, "greedy", swap="8")],
+        rules = single(rules, players=P4)
+        base_df, swap_df = runner.run([make_config(rules, "greedy"),
+                                       make_config(rules, "greedy", swap="8")],
                                       counts["claim_swap"], seeds["claim_swap"])
-        seat = A.most_eights_seat(base_df, P4)
+        seat = most_eights_seat(base_df, P4)
         ok = seat >= 0
         win = base_df["winner"].to_numpy() == seat
         res["most"][name] = proportion(int(win[ok].sum()), int(ok.sum()))
         wins[name] = (ok, win)
-        pairs = A.swap_pairs(base_df, swap_df, P4)
-        res["eight"][name] = A.swap_effects(pairs)["win"]
+        pairs = swap_pairs(base_df, swap_df, P4)
+        res["eight"][name] = swap_effects(pairs)["win"]
         eight_games[name] = pairs
-        out = A.focal_outcomes(runner, rules, ("expert", "random"), "random",
-                               counts["claim_skill"], seeds["claim_skill"])
-        res["skill"][name] = A.compare_policies(out, "expert", "random")["win"]
-        skill_games[name] = A.skill_per_game(out)
+        out = focal_outcomes(runner, rules, ("expert", "random"), "random",
+                             counts["claim_skill"], seeds["claim_skill"])
+        res["skill"][name] = compare_policies(out, "expert", "random")["win"]
+        skill_games[name] = skill_per_game(out)
     ban, noban = names
     ok = wins[ban][0] & wins[noban][0]
     res["d_most"] = paired_difference(wins[noban][1][ok], wins[ban][1][ok])
@@ -474,22 +483,22 @@ def run_eights(ctx) -> dict:
 
 
 def run_aces(ctx) -> dict:
-    rules = A.single(STD, players=P4, decks=2, ace_on_ace="allowed")
-    base, sa, s8 = ctx.runner.run([A.make_config(rules, common.POLICY),
-                                   A.make_config(rules, common.POLICY, swap="A"),
-                                   A.make_config(rules, common.POLICY, swap="8")],
+    rules = single(STD, players=P4, decks=2, ace_on_ace="allowed")
+    base, sa, s8 = ctx.runner.run([make_config(rules, common.POLICY),
+                                   make_config(rules, common.POLICY, swap="A"),
+                                   make_config(rules, common.POLICY, swap="8")],
                                   ctx.counts["claim_swap"], ctx.seeds["claim_swap"])
-    pa, p8 = A.swap_pairs(base, sa, P4), A.swap_pairs(base, s8, P4)
+    pa, p8 = swap_pairs(base, sa, P4), swap_pairs(base, s8, P4)
     rows = []
     effects = {}
     for label, pairs, column in (("ace", pa, "aces_base"), ("eight", p8, "eights_base")):
         for held, word in ((0, "first"), (1, "second")):
             sub = pairs[pairs[column] == held]
-            e = A.swap_effects(sub)["win"]
+            e = swap_effects(sub)["win"]
             effects[(label, held)] = e
             rows.append((f"{word} {label} (seat dealt {held})", e))
     return {"rows": rows,
-            "diff": A.independent_difference(effects[("ace", 1)], effects[("eight", 1)])}
+            "diff": independent_difference(effects[("ace", 1)], effects[("eight", 1)])}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -568,15 +577,15 @@ def main() -> None:
     text += (
         "Each claim listed in RULES.md §4, the evidence for it and a verdict: **supported** "
         "(the 95 % interval lies on the claimed side), **contradicted** (it lies on the other "
-        f"side) or **{A.UNCLEAR}** (it contains the boundary). A claim made of several parts "
+        f"side) or **{UNCLEAR}** (it contains the boundary). A claim made of several parts "
         "is supported only if every part is and contradicted if any part is. Where a claim "
         "says *much* or *rarely*, the threshold used is stated with it. All comparisons of "
         "rules or policies are paired: the same seeds and game indices, so the same deals and "
         "random numbers.\n\n")
-    text += A.markdown_table(["#", "claim", "source", "verdict", "parts"],
-                             [[f"[{c.number}](#{c.anchor})", c.text, c.source,
-                               f"**{c.verdict}**", c.tally()] for c in claims],
-                             "rllll") + "\n"
+    text += format_table(["#", "claim", "source", "verdict", "parts"],
+                         [[f"[{c.number}](#{c.anchor})", c.text, c.source,
+                           f"**{c.verdict}**", c.tally()] for c in claims],
+                         "rllll") + "\n"
     text += "".join(c.render() for c in claims)
     ctx.write(text)
 

@@ -27,7 +27,7 @@ try:
 except ImportError:  # run from a checkout without installing: use the package next to us
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from vandatta_sim import analysis  # noqa: E402
+from vandatta_sim.report.runner import Runner  # noqa: E402
 
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
 #: match as the name says; "per seat" counts are per focal seat (the seats rotate).
@@ -115,10 +115,9 @@ class Context:
         self.figures.mkdir(parents=True, exist_ok=True)
         scratch = args.quick or args.fraction != 1.0
         store = args.store or ("results-quick" if scratch else "results")
-        use_sweep = None if args.backend == "auto" else args.backend == "sweep"
         command = "python " + " ".join(shlex.quote(a) for a in sys.argv)
-        self.runner = analysis.Runner(store=store, threads=args.threads, use_sweep=use_sweep,
-                                      command=command)
+        self.runner = Runner(store=store, threads=args.threads,
+                             use_sweep=args.backend == "sweep", command=command)
         self.started = time.monotonic()
 
     def log(self, message: str) -> None:
@@ -146,8 +145,8 @@ def parse_args(description: str, default_out: str) -> argparse.Namespace:
     parser.add_argument("--fraction", type=float, default=1.0,
                         help="development: run this share of the full game counts")
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
-    parser.add_argument("--backend", choices=("auto", "sweep", "direct"), default="auto",
-                        help="sweep: stored results (default when available); direct: simulate")
+    parser.add_argument("--backend", choices=("sweep", "direct"), default="sweep",
+                        help="sweep: stored results (default); direct: simulate, no store")
     return parser.parse_args()
 
 

@@ -10,82 +10,60 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from vandatta_sim import analysis as A
-from vandatta_sim.rules import PRESETS
+from vandatta_sim.report.designs import (HOLDERS, RANKS, SCALE_NAMES, card_values, face_values,
+                                         head_to_head, scale_grid)
+from vandatta_sim.report.markdown import fmt, row_estimate as est
+from vandatta_sim.report.verdicts import holding_verdict
+from vandatta_sim.tables import format_table
 
-HOLDERS = ("greedy", "expert")  # policies that keep their eights
-DUMPER = "eight-dumper"
-H2H_POLICIES = ("greedy", "expert", DUMPER)
 SCALE_TITLES = {"base": "base (001: eight 10, ace 5, others 1)",
                 "hundred": "hundred (Swedish: eight 25, ace 15, 10–K 10, others 5)",
                 "crazy_eights": "crazy_eights (Hoyle: eight 50, 10–K 10, ace 1, others pips)"}
-
-
-def scale_grid(ctx: common.Context, what: str, match: bool):
-    """(scale, players, rules) for every scale and table size: standard rules, single deals or
-    elimination matches to 100; logs each step as ``what``."""
-    for scale in A.SCALE_NAMES:
-        for players in common.PLAYERS:
-            ctx.log(f"{what}: {scale}, {players} players, {'matches' if match else 'deals'}")
-            yield scale, players, PRESETS["standard"].replace(
-                scale=scale, players=players, match="elimination:100" if match else "single")
 
 
 def card_value_runs(ctx: common.Context, match: bool) -> pd.DataFrame:
     """Swap experiment for every scale, number of players and rank (one tidy table)."""
     key = "swap_matches" if match else "swap_deals"
     frames = []
-    for scale, _, rules in scale_grid(ctx, "card values", match):
-        df = A.card_values(ctx.runner, rules, A.RANKS, ctx.counts[key], ctx.seeds[key],
-                           common.POLICY)
+    for scale, players, rules in scale_grid(common.PLAYERS, match):
+        ctx.log(f"card values: {scale}, {players} players, {'matches' if match else 'deals'}")
+        df = card_values(ctx.runner, rules, RANKS, ctx.counts[key], ctx.seeds[key],
+                         common.POLICY)
         df.insert(0, "scale", scale)
         frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
-def head_to_head(ctx: common.Context, match: bool) -> pd.DataFrame:
+def hold_vs_dump(ctx: common.Context, match: bool) -> pd.DataFrame:
     """Each holder against the eight-dumper in the focal seat, expert opponents."""
     key = "h2h_matches" if match else "h2h_deals"
-    rows = []
-    for scale, players, rules in scale_grid(ctx, "hold vs dump", match):
-        out = A.focal_outcomes(ctx.runner, rules, H2H_POLICIES, common.POLICY,
-                               ctx.counts[key], ctx.seeds[key])
-        for holder in HOLDERS:
-            cmp = A.compare_policies(out, holder, DUMPER)
-            row = {"scale": scale, "players": players, "holder": holder, "n": cmp["win"].n}
-            for name, est in cmp.items():
-                row.update(A.estimate_columns(name, est))
-            rows.append(row)
-    return pd.DataFrame(rows)
-
-
-def est(row, name):
-    return A.column_estimate(row, name, int(row["n"]))
+    return head_to_head(ctx.runner, common.PLAYERS, match, ctx.counts[key], ctx.seeds[key],
+                        common.POLICY, ctx.log)
 
 
 # ------------------------------------------------------------------------------------------------
 def section_face(ctx) -> str:
-    fv = A.face_values()
-    rows = [[rank] + [int(fv.loc[rank, s]) for s in A.SCALE_NAMES] for rank in fv.index]
+    fv = face_values()
+    rows = [[rank] + [int(fv.loc[rank, s]) for s in SCALE_NAMES] for rank in fv.index]
     return ("## 1. Face value\n\nPoints a card scores when it is left in a loser's hand "
             "(RULES.md §2, `vandatta_sim/cards.py`). A joker scores as an eight.\n\n"
-            + A.markdown_table(["rank"] + list(A.SCALE_NAMES), rows) + "\n")
+            + format_table(["rank"] + list(SCALE_NAMES), rows) + "\n")
 
 
 def section_eight(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
     d8 = deals[deals["rank"] == "8"].set_index(["scale", "players"])
     m8 = matches[matches["rank"] == "8"].set_index(["scale", "players"])
     rows = []
-    for scale in A.SCALE_NAMES:
+    for scale in SCALE_NAMES:
         for players in common.PLAYERS:
             r, m = d8.loc[(scale, players)], m8.loc[(scale, players)]
             rows.append([scale, players, int(r["face"]), f"{int(r['n']):,}",
-                         A.fmt(est(r, "base_win"), "pct", 1),
-                         A.fmt(est(r, "win"), "pp", 2),
-                         A.fmt(est(r, "relative_win"), "rel", 1),
-                         A.fmt(est(r, "points"), "diff", 2),
-                         A.fmt(est(m, "base_win"), "pct", 1),
-                         A.fmt(est(m, "win"), "pp", 2)])
+                         fmt(est(r, "base_win"), "pct", 1),
+                         fmt(est(r, "win"), "pp", 2),
+                         fmt(est(r, "relative_win"), "rel", 1),
+                         fmt(est(r, "points"), "diff", 2),
+                         fmt(est(m, "base_win"), "pct", 1),
+                         fmt(est(m, "win"), "pp", 2)])
     text = (
         "## 2. The marginal value of one more eight\n\n"
         "**Design (swap experiment).** Each sampled deal is played twice with the same seed and "
@@ -101,12 +79,12 @@ def section_eight(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
         "Δ win = change in the focal seat's chance to win (percentage points); rel. = the same "
         "relative to its unswapped win rate; Δ points = change in its penalty points for the "
         "deal (negative = fewer points, better).\n\n")
-    text += A.markdown_table(
+    text += format_table(
         ["scale", "players", "face", "deals", "P(win) as dealt", "Δ win", "rel. Δ win",
          "Δ points", "P(win match) as dealt", "Δ win match"], rows, "llrrrrrrrr")
     fig, axes = plt.subplots(1, 3, figsize=(12, 3.8))
     x = np.array(common.PLAYERS, dtype=float)
-    for i, scale in enumerate(A.SCALE_NAMES):
+    for i, scale in enumerate(SCALE_NAMES):
         dx = (i - 1) * 0.08
         sel = [d8.loc[(scale, p)] for p in common.PLAYERS]
         msel = [m8.loc[(scale, p)] for p in common.PLAYERS]
@@ -136,33 +114,33 @@ def section_ranks(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
         "the value of holding an R *instead of a random ordinary card*; for the ordinary "
         "ranks it is mostly the difference in face value (and suit/rank matching). "
         "Positive Δ win and negative Δ points mean the card helps its holder.\n\n")
-    for k, scale in enumerate(A.SCALE_NAMES):
+    for k, scale in enumerate(SCALE_NAMES):
         d = deals[deals["scale"] == scale].set_index(["rank", "players"])
         m = matches[matches["scale"] == scale].set_index(["rank", "players"])
         rows = []
-        for rank in A.RANKS:
+        for rank in RANKS:
             rows.append([rank, int(d.loc[(rank, 2), "face"])]
-                        + [A.fmt(est(d.loc[(rank, p)], "win"), "pp", 2) for p in common.PLAYERS]
-                        + [A.fmt(est(d.loc[(rank, p)], "points"), "diff", 2)
+                        + [fmt(est(d.loc[(rank, p)], "win"), "pp", 2) for p in common.PLAYERS]
+                        + [fmt(est(d.loc[(rank, p)], "points"), "diff", 2)
                            for p in common.PLAYERS])
         text += f"### 3.{k + 1} Scale `{scale}`\n\nDeal outcomes, single deals:\n\n"
-        text += A.markdown_table(
+        text += format_table(
             ["rank", "face"] + [f"Δ win {p}p" for p in common.PLAYERS]
             + [f"Δ points {p}p" for p in common.PLAYERS], rows, "lr" + "r" * 8)
-        rows = [[rank] + [A.fmt(est(m.loc[(rank, p)], "win"), "pp", 2) for p in common.PLAYERS]
-                for rank in A.RANKS]
+        rows = [[rank] + [fmt(est(m.loc[(rank, p)], "win"), "pp", 2) for p in common.PLAYERS]
+                for rank in RANKS]
         text += "\nMatch outcome (elimination at 100; the swap in the first deal):\n\n"
-        text += A.markdown_table(["rank"] + [f"Δ win match {p}p" for p in common.PLAYERS], rows)
+        text += format_table(["rank"] + [f"Δ win match {p}p" for p in common.PLAYERS], rows)
         fig, axes = plt.subplots(1, 3, figsize=(13, 4))
-        x = np.arange(len(A.RANKS), dtype=float)
+        x = np.arange(len(RANKS), dtype=float)
         for i, p in enumerate(common.PLAYERS):
             dx = (i - 1.5) * 0.15
             kw = dict(color=common.COLORS[i], label=f"{p} players")
-            common.errorbars(axes[0], x + dx, [est(d.loc[(r, p)], "win") for r in A.RANKS], 100,
+            common.errorbars(axes[0], x + dx, [est(d.loc[(r, p)], "win") for r in RANKS], 100,
                              **kw)
-            common.errorbars(axes[1], x + dx, [est(d.loc[(r, p)], "points") for r in A.RANKS],
+            common.errorbars(axes[1], x + dx, [est(d.loc[(r, p)], "points") for r in RANKS],
                              1, **kw)
-            common.errorbars(axes[2], x + dx, [est(m.loc[(r, p)], "win") for r in A.RANKS], 100,
+            common.errorbars(axes[2], x + dx, [est(m.loc[(r, p)], "win") for r in RANKS], 100,
                              **kw)
         titles = (f"Deal win by rank ({scale})", f"Penalty points by rank ({scale})",
                   f"Match win by rank ({scale})")
@@ -173,7 +151,7 @@ def section_ranks(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
             ax.set_title(title)
             ax.set_xlabel("rank swapped in (for a random ordinary card)")
             ax.set_ylabel(ylabel)
-            ax.set_xticks(x, A.RANKS)
+            ax.set_xticks(x, RANKS)
             ax.legend(fontsize=7)
         fig.tight_layout()
         text += "\n" + common.save(fig, ctx, f"eight-value-ranks-{scale}",
@@ -200,22 +178,22 @@ def section_h2h(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> tuple[str, s
         "Differences are holder − dumper: Δ points < 0 and Δ win > 0 mean holding the eights "
         "pays.\n\n")
     rows = []
-    for scale in A.SCALE_NAMES:
+    for scale in SCALE_NAMES:
         for players in common.PLAYERS:
             for holder in HOLDERS:
                 r, mm = d.loc[(scale, players, holder)], m.loc[(scale, players, holder)]
                 rows.append([scale, players, holder,
-                             A.fmt(est(r, "points_b"), "num", 2),
-                             A.fmt(est(r, "points"), "diff", 2),
-                             A.fmt(est(r, "win"), "pp", 2),
-                             A.fmt(est(mm, "win_b"), "pct", 1),
-                             A.fmt(est(mm, "win"), "pp", 2)])
-    text += A.markdown_table(
+                             fmt(est(r, "points_b"), "num", 2),
+                             fmt(est(r, "points"), "diff", 2),
+                             fmt(est(r, "win"), "pp", 2),
+                             fmt(est(mm, "win_b"), "pct", 1),
+                             fmt(est(mm, "win"), "pp", 2)])
+    text += format_table(
         ["scale", "players", "holder", "dumper's points/deal", "Δ points (holder − dumper)",
          "Δ win deal", "dumper's P(win match)", "Δ win match"], rows, "llllrrrr")
     fig, axes = plt.subplots(1, 3, figsize=(12, 4.4))
     x = np.array(common.PLAYERS, dtype=float)
-    for i, scale in enumerate(A.SCALE_NAMES):
+    for i, scale in enumerate(SCALE_NAMES):
         for j, holder in enumerate(HOLDERS):
             dx = (2 * i + j - 2.5) * 0.05
             sel = [d.loc[(scale, p, holder)] for p in common.PLAYERS]
@@ -241,14 +219,14 @@ def section_h2h(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> tuple[str, s
 
     # The claim of seed 002, read off the clean comparison (greedy vs eight-dumper).
     lines = []
-    for scale in A.SCALE_NAMES:
+    for scale in SCALE_NAMES:
         parts = []
         for players in common.PLAYERS:
             r = d.loc[(scale, players, "greedy")]
             mm = m.loc[(scale, players, "greedy")]
             pts, win = est(r, "points"), est(mm, "win")
-            parts.append(f"{players}p: points {A.fmt(pts, 'diff', 2)}, match "
-                         f"{A.fmt(win, 'pp', 2)} → {holding_verdict(pts, win)}")
+            parts.append(f"{players}p: points {fmt(pts, 'diff', 2)}, match "
+                         f"{fmt(win, 'pp', 2)} → {holding_verdict(pts, win)}")
         lines.append(f"- `{scale}`: " + "; ".join(parts))
     summary = "\n".join(lines) + "\n"
     text += ("### What this says about seed 002's claim\n\n"
@@ -258,27 +236,13 @@ def section_h2h(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> tuple[str, s
     return text, summary
 
 
-def holding_verdict(points, match_win) -> str:
-    """Which choice pays, from Δ points and Δ match win (holder − dumper)."""
-    p, w = -A.direction(points), A.direction(match_win)  # +1: holding better
-    votes = {p, w} - {0}
-    if votes == {1}:
-        return "holding pays"
-    if votes == {-1}:
-        return "dumping pays"
-    if not votes:
-        return "no difference at this precision"
-    return ("mixed: dumping gives fewer points, holding wins more matches" if p == -1
-            else "mixed: holding gives fewer points, dumping wins more matches")
-
-
 def main() -> None:
     args = common.parse_args(__doc__.splitlines()[0], "reports/eight-value.md")
     ctx = common.Context(args, "eight-value")
     deal_values = card_value_runs(ctx, match=False)
     match_values = card_value_runs(ctx, match=True)
-    h2h_deals = head_to_head(ctx, match=False)
-    h2h_matches = head_to_head(ctx, match=True)
+    h2h_deals = hold_vs_dump(ctx, match=False)
+    h2h_matches = hold_vs_dump(ctx, match=True)
     text = common.header("How much is an eight worth?", ctx, "eight_value.py")
     text += ("Questions: the face value of an eight under each scoring scale (`base`, `hundred`, "
              "`crazy_eights`), what one more eight in a starting hand does to the chance of "

@@ -9,7 +9,7 @@ import argparse
 
 import common
 
-from vandatta_sim import analysis as A
+from vandatta_sim.tables import format_table
 
 REPORTS = [
     ("eight-value.md", "analyses/eight_value.py",
@@ -36,9 +36,9 @@ def main() -> None:
             "differences for comparisons on the same deals); \"n.s.\" marks a difference whose "
             "interval contains 0.\n",
             "## Index\n"]
-    text.append(A.markdown_table(["report", "script", "contents"],
-                                 [[f"[{name}]({name})", f"`{script}`", what]
-                                  for name, script, what in REPORTS], "lll"))
+    text.append(format_table(["report", "script", "contents"],
+                             [[f"[{name}]({name})", f"`{script}`", what]
+                               for name, script, what in REPORTS], "lll"))
     text.append(
         "\n## How to make them\n\n"
         "```\nmake reports\n```\n\n"
@@ -57,13 +57,13 @@ def main() -> None:
                 "All in `analyses/common.py`. Policy substitution uses seed + focal seat "
                 "(seat *s* of a table plays seed *seed + s*). Unless a report says otherwise "
                 f"every seat plays `{common.POLICY}`.\n\n")
-    text.append(A.markdown_table(
+    text.append(format_table(
         ["experiment", "seed", "games", "used in", "what a game count counts"],
         [[f"`{k}`", common.SEEDS[k], f"{common.FULL[k]:,}", *common.COUNT_NOTES[k]]
          for k in common.FULL], "lrrll"))
     text.append("\n## Versions\n\n")
-    text.append(A.markdown_table(["package", "version"],
-                                 [[k, f"`{v}`"] for k, v in common.versions().items()], "ll"))
+    text.append(format_table(["package", "version"],
+                             [[k, f"`{v}`"] for k, v in common.versions().items()], "ll"))
     text.append("\nThe engine version is part of every stored configuration's key, so results "
                 "of a different engine are never mixed in.\n")
     out = common.Path(args.out)

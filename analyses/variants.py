@@ -9,43 +9,50 @@ import common
 import matplotlib.pyplot as plt
 import numpy as np
 
-from vandatta_sim import analysis as A
+from vandatta_sim.report.designs import compare_policies, focal_outcomes_many, skill_per_game
+from vandatta_sim.report.markdown import fmt
+from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
+                                          match_summary, mean_points, share_at_most)
+from vandatta_sim.report.runner import make_config
+from vandatta_sim.report.variants import CALL_FORGET, Variant, single
+from vandatta_sim.report.variants import variants as all_variants
 from vandatta_sim.stats import paired_difference
+from vandatta_sim.tables import format_table
 
 MAIN_PLAYERS = 4
 LENGTHS = ("turns", "plays", "draws")
 
 
-def run_all(ctx: common.Context, variants: list[A.Variant]) -> dict:
+def run_all(ctx: common.Context, variants: list[Variant]) -> dict:
     """Every measurement of every variant, reduced to Estimates, histograms and the per-game
     arrays needed for paired comparisons with the baseline variant."""
     res: dict = {v.name: {"forhand": {}} for v in variants}
     n_deals = ctx.counts["variant_deals"]
     for players in common.PLAYERS:
         ctx.log(f"single deals, {players} players ({len(variants)} variants)")
-        configs = [A.make_config(A.single(v.rules, players=players), common.POLICY,
-                                 forget=v.forget, label=v.name) for v in variants]
+        configs = [make_config(single(v.rules, players=players), common.POLICY,
+                               forget=v.forget, label=v.name) for v in variants]
         for v, df in zip(variants, ctx.runner.run(configs, n_deals, ctx.seeds["variant_deals"])):
             r = res[v.name]
-            r["forhand"][players] = A.forhand_advantage(df, players)
+            r["forhand"][players] = forhand_advantage(df, players)
             if players == MAIN_PLAYERS:
-                r["deal"] = A.deal_summary(df, players)
+                r["deal"] = deal_summary(df, players)
                 r["arrays"] = {k: df[k].to_numpy(np.int64) for k in LENGTHS}
-                r["arrays"]["points"] = A.mean_points(df)
+                r["arrays"]["points"] = mean_points(df)
     ctx.log("matches to 100")
-    configs = [A.make_config(v.rules.replace(players=MAIN_PLAYERS, match="elimination:100"),
-                             common.POLICY, forget=v.forget, label=v.name) for v in variants]
+    configs = [make_config(v.rules.replace(players=MAIN_PLAYERS, match="elimination:100"),
+                           common.POLICY, forget=v.forget, label=v.name) for v in variants]
     for v, df in zip(variants, ctx.runner.run(configs, ctx.counts["variant_matches"],
                                               ctx.seeds["variant_matches"])):
-        res[v.name]["match"] = A.match_summary(df)
+        res[v.name]["match"] = match_summary(df)
     ctx.log("skill: expert against random")
-    outcomes = A.focal_outcomes_many(
-        ctx.runner, [A.single(v.rules, players=MAIN_PLAYERS) for v in variants],
+    outcomes = focal_outcomes_many(
+        ctx.runner, [single(v.rules, players=MAIN_PLAYERS) for v in variants],
         ("expert", "random"), "random", ctx.counts["variant_skill"], ctx.seeds["variant_skill"],
         [v.forget for v in variants])
     for v, out in zip(variants, outcomes):
-        res[v.name]["skill"] = A.compare_policies(out, "expert", "random")
-        res[v.name]["skill_games"] = A.skill_per_game(out)
+        res[v.name]["skill"] = compare_policies(out, "expert", "random")
+        res[v.name]["skill_games"] = skill_per_game(out)
     # paired comparisons with each variant's baseline (same seeds and game indices)
     for v in variants:
         r, b = res[v.name], res[v.baseline]
@@ -63,18 +70,18 @@ def summary_table(variants, res) -> str:
         same = v.name == v.baseline
         rows.append([
             f"`{v.name}`" if v.group == "preset" else v.name,
-            A.fmt(d["turns"], "num", 1),
-            "–" if same else A.fmt(r["delta"]["turns"], "diff", 1),
-            A.fmt(d["plays"], "num", 1), A.fmt(d["draws"], "num", 1),
-            A.fmt(d["blocked"], "pct", 2),
-            "–" if v.rules.reshuffles == 0 else A.fmt(d["reshuffled"], "pct", 1),
-            A.fmt(d["points"], "num", 1),
-            A.fmt(d["forhand_adv"], "pp", 2),
-            A.fmt(m["deals"], "num", 2),
-            A.fmt(r["skill"]["win"], "pp", 1),
-            "–" if same else A.fmt(r["delta_skill"], "pp", 1),
+            fmt(d["turns"], "num", 1),
+            "–" if same else fmt(r["delta"]["turns"], "diff", 1),
+            fmt(d["plays"], "num", 1), fmt(d["draws"], "num", 1),
+            fmt(d["blocked"], "pct", 2),
+            "–" if v.rules.reshuffles == 0 else fmt(d["reshuffled"], "pct", 1),
+            fmt(d["points"], "num", 1),
+            fmt(d["forhand_adv"], "pp", 2),
+            fmt(m["deals"], "num", 2),
+            fmt(r["skill"]["win"], "pp", 1),
+            "–" if same else fmt(r["delta_skill"], "pp", 1),
         ])
-    return A.markdown_table(
+    return format_table(
         ["variant", "turns/deal", "Δ turns vs baseline", "plays/deal", "draws/deal",
          "blocked", "talon ran out", "points/seat/deal", "förhand advantage",
          "deals/match to 100", "skill: Δ win expert − random", "Δ skill vs baseline"], rows,
@@ -82,9 +89,9 @@ def summary_table(variants, res) -> str:
 
 
 def forhand_table(variants, res) -> str:
-    rows = [[v.name] + [A.fmt(res[v.name]["forhand"][p], "pp", 2) for p in common.PLAYERS]
+    rows = [[v.name] + [fmt(res[v.name]["forhand"][p], "pp", 2) for p in common.PLAYERS]
             for v in variants]
-    return A.markdown_table(["variant"] + [f"{p} players" for p in common.PLAYERS], rows)
+    return format_table(["variant"] + [f"{p} players" for p in common.PLAYERS], rows)
 
 
 def fig_summary(ctx, variants, res) -> str:
@@ -139,11 +146,11 @@ def fig_length_means(ctx, variants, res) -> str:
 def fig_distributions(ctx, variants, res, names, stem, title) -> str:
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.6 + 0.2 * ((len(names) + 3) // 4)))
     upper = max(int(res[n]["arrays"][k].max()) for n in names for k in LENGTHS) + 1
-    grid = A.log_grid(max(upper, 10))
+    grid = log_grid(max(upper, 10))
     for ax, key in zip(axes, LENGTHS):
         for i, name in enumerate(names):
             mean = res[name]["deal"][key]
-            ax.step(grid, 100 * A.share_at_most(res[name]["arrays"][key], grid), where="post",
+            ax.step(grid, 100 * share_at_most(res[name]["arrays"][key], grid), where="post",
                     color=common.COLORS[i % 10], linewidth=1.1,
                     label=f"{name} (mean {mean.value:.1f} ± {mean.half_width:.1f})")
         for i, name in enumerate(names):  # each mean with its interval, above the curves
@@ -186,7 +193,7 @@ def fig_forhand(ctx, variants, res, names) -> str:
 def main() -> None:
     args = common.parse_args(__doc__.splitlines()[0], "reports/variants.md")
     ctx = common.Context(args, "variants")
-    variants = A.variants()
+    variants = all_variants()
     res = run_all(ctx, variants)
     presets = [v.name for v in variants if v.group == "preset"]
     c = ctx.counts
@@ -198,8 +205,8 @@ def main() -> None:
         "**Design.** All variants play the same seeds and game indices, so game *i* of a variant "
         "and game *i* of its baseline share their random stream (the same deal where the deal "
         "rules agree): the Δ columns are paired differences per game. Baseline: `standard`; "
-        f"the call rules are compared with `standard, forget={A.CALL_FORGET:g}` (every seat "
-        f"forgets a due call with probability {A.CALL_FORGET:g}: without forgotten calls the "
+        f"the call rules are compared with `standard, forget={CALL_FORGET:g}` (every seat "
+        f"forgets a due call with probability {CALL_FORGET:g}: without forgotten calls the "
         "call rules change nothing).\n\n"
         "Columns: *turns/plays/draws* per deal (a turn is one player's whole move; plays and "
         "draws count cards); *blocked*: deals that ended with nobody able to play or draw; "

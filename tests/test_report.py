@@ -1,5 +1,6 @@
-"""Tests of vandatta_sim.analysis: estimators against exact values, table builders on small runs,
-and (slow) the report scripts end to end."""
+"""Tests of vandatta_sim.report: the exact first-turn case, the estimators the reports use,
+measures and designs on hand-made tables and small runs, and (slow) the report scripts end to
+end."""
 
 import subprocess
 import sys
@@ -10,13 +11,28 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vandatta_sim import analysis as A
+from naive import exact_first_turn_win
+from vandatta_sim.report.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NAMES, card_values,
+                                         compare_policies, face_values, focal_outcomes,
+                                         head_to_head, scale_grid, skill_per_game, swap_effects,
+                                         swap_pairs)
+from vandatta_sim.report.markdown import estimate_columns, fmt, row_estimate
+from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
+                                          match_summary, mean_points, most_eights_seat,
+                                          n_players, seat_values, share_at_most)
+from vandatta_sim.report.runner import Runner, make_config
+from vandatta_sim.report.variants import _show, single, variants
+from vandatta_sim.report.verdicts import (CONTRADICTED, SUPPORTED, UNCLEAR, claim_verdict,
+                                          combine_verdicts, direction, holding_verdict)
 from vandatta_sim.rules import PRESETS, Rules
 from vandatta_sim.simulate import simulate
-from vandatta_sim.stats import Estimate, proportion
+from vandatta_sim.stats import (Estimate, independent_difference, normal_critical, proportion,
+                                relative_change)
+from vandatta_sim.tables import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ONE_CARD = Rules(players=2, hand_size=1, match="single")
+Z95 = normal_critical(0.95)
 
 
 # -- the exact case: one card each --------------------------------------------------------------
@@ -26,18 +42,18 @@ def test_exact_first_turn_win_closed_form():
     # Aces buried too: the start card is one of the 44 ordinary cards; förhand wins iff its
     # card is ordinary (44/52) and the start card, one of the other 43 ordinary cards, shares
     # its suit (10 others) or rank (3 others).
-    assert A.exact_first_turn_win(ONE_CARD.replace(start_ace="bury")) == Fraction(11, 43)
+    assert exact_first_turn_win(ONE_CARD.replace(start_ace="bury")) == Fraction(11, 43)
 
 
 def test_exact_first_turn_win_rejects_unsupported_rules():
     with pytest.raises(ValueError):
-        A.exact_first_turn_win(ONE_CARD.replace(hand_size=2))
+        exact_first_turn_win(ONE_CARD.replace(hand_size=2))
     with pytest.raises(ValueError):
-        A.exact_first_turn_win(ONE_CARD.replace(start_eight="dealer_names"))
+        exact_first_turn_win(ONE_CARD.replace(start_eight="dealer_names"))
     with pytest.raises(ValueError):  # a drawn eight can be followed up by the dealt card
-        A.exact_first_turn_win(ONE_CARD.replace(eight_follow="same_player"))
+        exact_first_turn_win(ONE_CARD.replace(eight_follow="same_player"))
     with pytest.raises(ValueError):  # a drawn ace on a start ace gives an extra turn
-        A.exact_first_turn_win(ONE_CARD.replace(ace_on_ace="allowed"))
+        exact_first_turn_win(ONE_CARD.replace(ace_on_ace="allowed"))
 
 
 @pytest.mark.parametrize("changes", [
@@ -56,7 +72,7 @@ def test_exact_first_turn_win_rejects_unsupported_rules():
 def test_simulated_first_turn_wins_match_the_exact_value(changes):
     """The simulator's rate of förhand emptying its hand on turn 1 agrees with enumeration."""
     rules = ONE_CARD.replace(**changes)
-    exact = float(A.exact_first_turn_win(rules))
+    exact = float(exact_first_turn_win(rules))
     games = 60_000
     df = simulate(rules, games, seed=11, policies="random")
     hits = int(((df["winner"] == 0) & (df["turns"] == 1)).sum())
@@ -73,13 +89,13 @@ def test_relative_change_value_and_delta_method():
     rng = np.random.default_rng(3)
     b = rng.integers(0, 2, 2000).astype(float)
     a = np.where(rng.random(2000) < 0.2, 1 - b, b)
-    est = A.relative_change(a, b)
+    est = relative_change(a, b)
     r = a.mean() / b.mean()
     assert est.value == pytest.approx(r - 1)
     z = (a - r * b) / b.mean()
-    half = A.Z95 * z.std(ddof=1) / np.sqrt(len(a))
+    half = Z95 * z.std(ddof=1) / np.sqrt(len(a))
     assert (est.low, est.high) == pytest.approx((r - 1 - half, r - 1 + half))
-    same = A.relative_change(b, b)
+    same = relative_change(b, b)
     assert (same.value, same.low, same.high) == (0.0, 0.0, 0.0)
 
 
@@ -88,45 +104,45 @@ def test_relative_change_exact_on_an_enumerated_population():
     # population: every (a, b) in {0,1}^2 with weights 1, 2, 3, 4 (as repeated rows)
     pairs = [(0, 0)] * 1 + [(0, 1)] * 2 + [(1, 0)] * 3 + [(1, 1)] * 4
     a, b = np.array(pairs, dtype=float).T
-    est = A.relative_change(a, b)
+    est = relative_change(a, b)
     assert est.value == pytest.approx(Fraction(7, 6) - 1)  # mean a = 7/10, mean b = 6/10
     assert est.low < est.value < est.high
 
 
 def test_independent_difference_adds_standard_errors():
-    e1 = Estimate(0.3, 0.3 - A.Z95 * 0.03, 0.3 + A.Z95 * 0.03, 100)
-    e2 = Estimate(0.1, 0.1 - A.Z95 * 0.04, 0.1 + A.Z95 * 0.04, 50)
-    d = A.independent_difference(e1, e2)
+    e1 = Estimate(0.3, 0.3 - Z95 * 0.03, 0.3 + Z95 * 0.03, 100)
+    e2 = Estimate(0.1, 0.1 - Z95 * 0.04, 0.1 + Z95 * 0.04, 50)
+    d = independent_difference(e1, e2)
     assert d.value == pytest.approx(0.2)
-    assert d.high - d.value == pytest.approx(A.Z95 * 0.05)
+    assert d.high - d.value == pytest.approx(Z95 * 0.05)
     assert d.n == 150
 
 
 def test_forhand_advantage_is_the_excess_over_the_fair_share():
     df = pd.DataFrame({"winner": [0, 0, 1, 2, -1, 0, 3, 1], "points_0": 0, "points_1": 0,
                        "points_2": 0, "points_3": 0})
-    est = A.forhand_advantage(df)
+    est = forhand_advantage(df)
     # P(seat 0) = 3/8, P(won) = 7/8, fair share 7/32
     assert est.value == pytest.approx(3 / 8 - 7 / 32)
-    assert A.n_players(df) == 4
+    assert n_players(df) == 4
 
 
 def test_most_eights_seat():
     df = pd.DataFrame({f"eights_{s}": col for s, col in
                        enumerate(([2, 1, 0, 1], [1, 1, 0, 0], [0, 0, 0, 2]))}
                       | {f"points_{s}": 0 for s in range(3)})
-    assert A.most_eights_seat(df).tolist() == [0, -1, -1, 2]
+    assert most_eights_seat(df).tolist() == [0, -1, -1, 2]
 
 
 def test_seat_values_picks_each_rows_seat():
     df = pd.DataFrame({"points_0": [1, 2, 3], "points_1": [10, 20, 30], "points_2": [7, 8, 9]})
-    assert A.seat_values(df, "points", [2, 0, 1]).tolist() == [7, 2, 30]
-    assert A.mean_points(df).tolist() == pytest.approx([6, 10, 14])
+    assert seat_values(df, "points", [2, 0, 1]).tolist() == [7, 2, 30]
+    assert mean_points(df).tolist() == pytest.approx([6, 10, 14])
 
 
 def test_share_at_most_and_log_grid():
-    assert A.share_at_most([1, 2, 2, 5], [0, 1, 2, 4, 5, 9]).tolist() == [0, .25, .75, .75, 1, 1]
-    grid = A.log_grid(1000)
+    assert share_at_most([1, 2, 2, 5], [0, 1, 2, 4, 5, 9]).tolist() == [0, .25, .75, .75, 1, 1]
+    grid = log_grid(1000)
     assert grid[0] == 1 and grid[-1] == 1000 and np.all(np.diff(grid) > 0)
 
 
@@ -149,12 +165,12 @@ def test_swap_pairs_and_effects_by_hand():
     # two players: game g's focal seat is g % 2
     base = _table([0, 0, 1, 1], [[0, 5], [0, 7], [3, 0], [4, 0]])
     swp = _table([0, 1, 1, 0], [[0, 5], [2, 0], [3, 0], [0, 9]], [True, True, False, True])
-    pairs = A.swap_pairs(base, swp, 2)
+    pairs = swap_pairs(base, swp, 2)
     assert pairs["seat"].tolist() == [0, 1, 0, 1]
     assert pairs["win_base"].tolist() == [True, False, False, True]
     assert pairs["win_swap"].tolist() == [True, True, False, False]
     assert pairs["points_swap"].tolist() == [0, 0, 3, 9]
-    eff = A.swap_effects(pairs)
+    eff = swap_effects(pairs)
     # swapped games 0, 1, 3: win differences 0, +1, -1; points differences 0, -7, +9
     assert eff["win"].value == pytest.approx(0.0) and eff["win"].n == 3
     assert eff["points"].value == pytest.approx(2 / 3)
@@ -167,34 +183,34 @@ def test_swap_pairs_and_effects_by_hand():
 
 @pytest.fixture(scope="module")
 def direct():
-    return A.Runner(use_sweep=False)
+    return Runner(use_sweep=False)
 
 
 def test_card_values_small_run(direct):
-    rules = A.single(PRESETS["standard"], players=3, scale="crazy_eights")
-    table = A.card_values(direct, rules, ["8", "5", "A"], 400, seed=5)
+    rules = single(PRESETS["standard"], players=3, scale="crazy_eights")
+    table = card_values(direct, rules, ["8", "5", "A"], 400, seed=5)
     assert table["rank"].tolist() == ["8", "5", "A"]
     assert table["face"].tolist() == [50, 5, 1]
     for name in ("win", "points", "base_win", "relative_win", "possible"):
         assert (table[f"{name}_lo"] <= table[name]).all()
         assert (table[name] <= table[f"{name}_hi"]).all()
     assert (table["n"] <= 400).all() and (table["n"] > 300).all()
-    again = A.card_values(direct, rules, ["8", "5", "A"], 400, seed=5)
+    again = card_values(direct, rules, ["8", "5", "A"], 400, seed=5)
     pd.testing.assert_frame_equal(table, again)
 
 
 def test_swap_rows_only_differ_in_swapped_games(direct):
-    rules = A.single(PRESETS["standard"], players=2)
-    base, swp = direct.run([A.make_config(rules, "expert"),
-                            A.make_config(rules, "expert", swap="K")], 300, 2)
-    pairs = A.swap_pairs(base, swp, 2)
+    rules = single(PRESETS["standard"], players=2)
+    base, swp = direct.run([make_config(rules, "expert"),
+                            make_config(rules, "expert", swap="K")], 300, 2)
+    pairs = swap_pairs(base, swp, 2)
     unswapped = ~pairs["swapped"]
     assert (pairs.loc[unswapped, "win_base"] == pairs.loc[unswapped, "win_swap"]).all()
 
 
 def test_focal_outcomes_line_up_and_match_simulate(direct):
-    rules = A.single(PRESETS["standard"], players=3)
-    out = A.focal_outcomes(direct, rules, ("expert", "random"), "random", 200, seed=40)
+    rules = single(PRESETS["standard"], players=3)
+    out = focal_outcomes(direct, rules, ("expert", "random"), "random", 200, seed=40)
     assert set(out) == {"expert", "random"}
     for df in out.values():
         assert len(df) == 3 * 200
@@ -204,29 +220,48 @@ def test_focal_outcomes_line_up_and_match_simulate(direct):
     mine = out["expert"][out["expert"]["seat"] == 1]
     assert mine["win"].tolist() == (ref["winner"] == 1).tolist()
     assert mine["points"].tolist() == ref["points_1"].tolist()
-    cmp = A.compare_policies(out, "expert", "random")
+    cmp = compare_policies(out, "expert", "random")
     assert cmp["win"].value == pytest.approx(cmp["win_a"].value - cmp["win_b"].value)
-    assert A.skill_per_game(out).mean() == pytest.approx(cmp["win"].value)
+    assert skill_per_game(out).mean() == pytest.approx(cmp["win"].value)
+
+
+def test_head_to_head_rows_are_the_holder_dumper_comparisons(direct):
+    logged = []
+    table = head_to_head(direct, [2], False, 60, seed=7, log=logged.append)
+    assert table[["scale", "players", "holder"]].values.tolist() == [
+        [scale, 2, holder] for scale in SCALE_NAMES for holder in HOLDERS]
+    assert len(logged) == len(SCALE_NAMES) and "2 players, deals" in logged[0]
+    # the last scale's rows, recomputed by hand from the policy substitution they come from
+    scale, players, rules = list(scale_grid([2], False))[-1]
+    assert (rules.scale, rules.players, rules.match) == (scale, players, "single")
+    out = focal_outcomes(direct, rules, H2H_POLICIES, "expert", 60, seed=7)
+    for holder in HOLDERS:
+        row = table[(table["scale"] == scale) & (table["holder"] == holder)].iloc[0]
+        cmp = compare_policies(out, holder, DUMPER)
+        assert row["n"] == cmp["win"].n == 2 * 60
+        for name, est in cmp.items():
+            assert row_estimate(row, name) == Estimate(est.value, est.low, est.high, 2 * 60)
+    matches = list(scale_grid([3, 5], True))
+    assert [(s, p) for s, p, _ in matches] == [(s, p) for s in SCALE_NAMES for p in (3, 5)]
+    assert {r.match for _, _, r in matches} == {"elimination:100"}
 
 
 def test_deal_and_match_summaries(direct):
-    rules = A.single(PRESETS["standard"], players=4)
-    df = direct.one(A.make_config(rules, "expert"), 500, 3)
-    s = A.deal_summary(df)
+    rules = single(PRESETS["standard"], players=4)
+    df = direct.one(make_config(rules, "expert"), 500, 3)
+    s = deal_summary(df)
     assert s["turns"].value == pytest.approx(df["turns"].mean())
     assert s["actions"].value == pytest.approx((df["plays"] + df["draws"]).mean())
     assert s["forhand_win"].value == pytest.approx((df["winner"] == 0).mean())
     assert s["reshuffled"].value == pytest.approx((df["reshuffles"] > 0).mean())
-    m = A.match_summary(direct.one(A.make_config(PRESETS["standard"], "expert"), 50, 3))
+    m = match_summary(direct.one(make_config(PRESETS["standard"], "expert"), 50, 3))
     assert m["deals"].value >= 2 and m["deals"].n == 50
 
 
 def test_sweep_runner_gives_the_same_tables(direct, tmp_path):
-    if not A.HAVE_SWEEP:
-        pytest.skip("no sweep layer in this checkout")
-    stored = A.Runner(store=str(tmp_path / "store"), use_sweep=True)
-    rules = A.single(PRESETS["standard"], players=2)
-    configs = [A.make_config(rules, "expert"), A.make_config(rules, "expert", swap="8")]
+    stored = Runner(store=str(tmp_path / "store"), use_sweep=True)
+    rules = single(PRESETS["standard"], players=2)
+    configs = [make_config(rules, "expert"), make_config(rules, "expert", swap="8")]
     for a, b in zip(direct.run(configs, 300, 9), stored.run(configs, 300, 9)):
         pd.testing.assert_frame_equal(a, b, check_dtype=False)
     shorter = stored.run(configs, 120, 9)  # a prefix of what is stored
@@ -237,12 +272,12 @@ def test_sweep_runner_gives_the_same_tables(direct, tmp_path):
 
 
 def test_variants_are_valid_and_differ_from_their_baseline():
-    variants = A.variants()
-    names = [v.name for v in variants]
+    catalogue = variants()
+    names = [v.name for v in catalogue]
     assert len(names) == len(set(names))
-    by_name = {v.name: v for v in variants}
+    by_name = {v.name: v for v in catalogue}
     assert set(PRESETS) <= set(names)
-    for v in variants:
+    for v in catalogue:
         base = by_name[v.baseline]
         if v.group in ("preset",) or v.name == v.baseline:
             continue
@@ -250,35 +285,55 @@ def test_variants_are_valid_and_differ_from_their_baseline():
             assert v.forget != base.forget or v is base
             continue
         changed = v.rules.diff(base.rules)
-        assert v.name == ", ".join(f"{k}={A._show(val)}" for k, val in changed.items()), v.name
+        assert v.name == ", ".join(f"{k}={_show(val)}" for k, val in changed.items()), v.name
         assert v.forget == base.forget
 
 
 def test_claim_verdicts():
     up = Estimate(0.3, 0.2, 0.4, 10)
-    assert A.claim_verdict(up, +1) == A.SUPPORTED
-    assert A.claim_verdict(up, -1) == A.CONTRADICTED
-    assert A.claim_verdict(up, +1, threshold=0.25) == A.UNCLEAR
-    assert A.claim_verdict(up, -1, threshold=0.5) == A.SUPPORTED
-    assert A.claim_verdict(Estimate(0.0, float("nan"), float("nan"), 1), +1) == A.UNCLEAR
-    assert A.combine_verdicts([A.SUPPORTED, A.SUPPORTED]) == A.SUPPORTED
-    assert A.combine_verdicts([A.SUPPORTED, A.UNCLEAR]) == A.UNCLEAR
-    assert A.combine_verdicts([A.UNCLEAR, A.CONTRADICTED]) == A.CONTRADICTED
+    assert claim_verdict(up, +1) == SUPPORTED
+    assert claim_verdict(up, -1) == CONTRADICTED
+    assert claim_verdict(up, +1, threshold=0.25) == UNCLEAR
+    assert claim_verdict(up, -1, threshold=0.5) == SUPPORTED
+    assert claim_verdict(Estimate(0.0, float("nan"), float("nan"), 1), +1) == UNCLEAR
+    assert combine_verdicts([SUPPORTED, SUPPORTED]) == SUPPORTED
+    assert combine_verdicts([SUPPORTED, UNCLEAR]) == UNCLEAR
+    assert combine_verdicts([UNCLEAR, CONTRADICTED]) == CONTRADICTED
+
+
+def test_direction_and_holding_verdict():
+    up, down, zero = Estimate(1, .5, 2, 9), Estimate(-1, -2, -.5, 9), Estimate(0, -1, 1, 9)
+    assert [direction(e) for e in (up, down, zero)] == [1, -1, 0]
+    assert direction(Estimate(1, float("nan"), float("nan"), 1)) == 0
+    # points are holder − dumper penalty points: lower is better for the holder
+    assert holding_verdict(down, up) == "holding pays"
+    assert holding_verdict(up, down) == "dumping pays"
+    assert holding_verdict(zero, zero) == "no difference at this precision"
+    assert holding_verdict(down, zero) == "holding pays"
+    assert holding_verdict(up, up).startswith("mixed: dumping gives fewer points")
+    assert holding_verdict(down, down).startswith("mixed: holding gives fewer points")
+
+
+def test_estimate_columns_round_trip():
+    est = Estimate(0.25, 0.2, 0.3, 40)
+    row = {"n": 40} | estimate_columns("win", est)
+    assert row == {"n": 40, "win": 0.25, "win_lo": 0.2, "win_hi": 0.3}
+    assert row_estimate(row, "win") == est
 
 
 def test_fmt_and_markdown_table():
-    assert A.fmt(Estimate(0.2573, 0.254, 0.2601, 9), "pct", 1) == "25.7% [25.4, 26.0]"
-    assert A.fmt(Estimate(0.0123, 0.01, 0.015, 9), "pp", 2) == "+1.23 pp [+1.00, +1.50]"
-    assert A.fmt(Estimate(-0.5, -1.2, 0.2, 9), "diff", 1) == "-0.5 [-1.2, +0.2] (n.s.)"
-    assert A.fmt(Estimate(float("nan"), 0, 0, 0)) == "–"
-    text = A.markdown_table(["a", "b"], [[1, "x|y"]])
+    assert fmt(Estimate(0.2573, 0.254, 0.2601, 9), "pct", 1) == "25.7% [25.4, 26.0]"
+    assert fmt(Estimate(0.0123, 0.01, 0.015, 9), "pp", 2) == "+1.23 pp [+1.00, +1.50]"
+    assert fmt(Estimate(-0.5, -1.2, 0.2, 9), "diff", 1) == "-0.5 [-1.2, +0.2] (n.s.)"
+    assert fmt(Estimate(float("nan"), 0, 0, 0)) == "–"
+    text = format_table(["a", "b"], [[1, "x|y"]])
     assert text == "| a | b |\n|:---|---:|\n| 1 | x\\|y |\n"
     with pytest.raises(ValueError):
-        A.markdown_table(["a"], [[1, 2]])
+        format_table(["a"], [[1, 2]])
 
 
 def test_face_values_table():
-    fv = A.face_values()
+    fv = face_values()
     assert fv.loc["8"].tolist() == [10, 25, 50]
     assert fv.loc["A", "crazy_eights"] == 1 and fv.loc["K", "hundred"] == 10
 

@@ -1,0 +1,17 @@
+"""What the report scripts in ``analyses/`` share: runs, designs, measures, verdicts, Markdown.
+
+The scripts only choose game counts and seeds, call these modules and write Markdown and
+figures; everything that turns per-game tables into numbers lives here, so it can be imported
+and tested on small runs. Import the modules themselves (``from vandatta_sim.report import
+designs``); this package re-exports nothing.
+
+* :mod:`.runner`: running configurations, stored or directly;
+* :mod:`.designs`: the paired experiments (swap experiment, policy substitution, hold vs dump);
+* :mod:`.measures`: numbers read off one per-game table (deal length, förhand advantage, …);
+* :mod:`.variants`: the catalogue of rule variants the reports compare;
+* :mod:`.verdicts`: verdicts on claims and how parts combine;
+* :mod:`.markdown`: estimates as report text and tidy-table columns.
+
+Estimators (intervals, paired and relative differences) live in :mod:`vandatta_sim.stats`,
+the table layout in :func:`vandatta_sim.tables.format_table`.
+"""
