@@ -64,7 +64,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow.parquet as pq
 
 from . import ENGINE_VERSION, __version__
 from .cards import RANK_NAMES
@@ -72,7 +71,7 @@ from .rules import PRESETS, Rules, RulesError, get_preset, parse_override, resol
 from .simulate import Seats, SimulationError, simulate
 from .stats import (Estimate, Moments, games_for_half_width, proportion, ratio_of_sums,
                     win_rate_half_width)
-from .store import TEMP_PREFIX, Store
+from .store import Store
 from .tables import format_table as _table
 
 
@@ -616,26 +615,6 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def _clean_stale_temp(store: Store, key: str) -> None:
-    folder = store.root / key
-    if not folder.is_dir():
-        return
-    limit = time.time() - STALE_TEMP_SECONDS
-    for path in folder.glob(f"{TEMP_PREFIX}*"):
-        try:
-            if path.stat().st_mtime < limit:
-                path.unlink()
-        except OSError:
-            pass  # gone already, or not ours to remove: readers skip it either way
-
-
-def _chunk_rows(store: Store, key: str) -> dict[int, int]:
-    """Rows of every stored chunk of ``key`` (from the Parquet footers)."""
-    if not (store.root / key).is_dir():
-        return {}
-    return {c: pq.read_metadata(store._chunk_path(key, c)).num_rows for c in store.chunks(key)}
-
-
 @dataclass(eq=False)
 class _Job:
     """One configuration's state during a run."""
@@ -1004,7 +983,7 @@ def _finish_provenance(store: Store, job: _Job, interrupted: bool) -> None:
         job.limit if all(job.complete(c) for c in range(job.n_chunks)) else None)
     runs[-1] = runs[-1] | {"finished": _now(), "interrupted": interrupted,
                            "new_games": job.new_games, "games": games}
-    rows = _chunk_rows(store, job.key)  # what is really there, whatever failed
+    rows = store.chunk_rows(job.key)  # what is really there, whatever failed
     fields = {"runs": runs, "games_stored": sum(rows.values()), "chunks_stored": len(rows),
               "updated": _now()}
     if job.precision is not None and not interrupted:
@@ -1030,8 +1009,7 @@ def _advance(job: _Job, store: Store, writer: _Writer) -> None:
             job.new_games += len(df)
             _add_wins(job, df["winner"].to_numpy())
         elif job.complete(c) and c not in job.inflight:
-            table = pq.read_table(store._chunk_path(job.key, c), columns=["winner"])
-            _add_wins(job, table.column("winner").to_numpy()[: job.need(c)])
+            _add_wins(job, store.read_column(job.key, c, "winner")[: job.need(c)])
         else:
             return
         job.prefix += 1
@@ -1086,7 +1064,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     jobs = []
     for i, config in enumerate(configs):
         key = config.key(seed, chunk_size)
-        job = _Job(i, config, key, limit, chunk_size, precision, _chunk_rows(store, key))
+        job = _Job(i, config, key, limit, chunk_size, precision, store.chunk_rows(key))
         if precision is None:
             job.todo.extend(c for c in range(job.n_chunks) if not job.complete(c))
             job.done = not job.todo
@@ -1107,7 +1085,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     started = []
     try:
         for job in jobs:
-            _clean_stale_temp(store, job.key)
+            store.clean_stale_temp(job.key, STALE_TEMP_SECONDS)
             _start_provenance(store, job, seed, command, executor.name, versions, settings)
             started.append(job)
             if precision is not None:
@@ -1192,7 +1170,7 @@ def _job_summary(store: Store, job: _Job) -> _Summary:
 def _load_prefix(store: Store, key: str, chunk_size: int, games: int | None,
                  columns=None) -> pd.DataFrame:
     """The first ``games`` games of ``key`` (all contiguous stored games when None)."""
-    rows = _chunk_rows(store, key)
+    rows = store.chunk_rows(key)
     if not rows:
         store.load(key)  # raises MissingKeyError naming the key
     chunks, have = [], 0
@@ -1218,7 +1196,7 @@ def stored_summary(key: str, store=DEFAULT_STORE) -> dict:
     store = _as_store(store)
     provenance = store.read_provenance(key)
     players, chunk_size = int(provenance["players"]), int(provenance["chunk_size"])
-    rows = _chunk_rows(store, key)
+    rows = store.chunk_rows(key)
     total = _Summary(players)
     c = 0
     while c in rows:
@@ -1378,8 +1356,7 @@ def _precision_estimate(store: Store, key: str, players: int, stored: dict[int, 
     wins, n, c = np.zeros(players, np.int64), 0, 0
     while stored.get(c, 0) >= min(chunk_size, max_games - c * chunk_size) and n < max_games:
         need = min(chunk_size, max_games - c * chunk_size)
-        winner = pq.read_table(store._chunk_path(key, c), columns=["winner"]).column(
-            "winner").to_numpy()[:need]
+        winner = store.read_column(key, c, "winner")[:need]
         wins += np.bincount(winner[winner >= 0].astype(np.int64), minlength=players)[:players]
         n += need
         c += 1
@@ -1407,7 +1384,7 @@ def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
     rows = []
     for config in configs:
         key = config.key(seed, chunk_size)
-        stored = _chunk_rows(store, key)
+        stored = store.chunk_rows(key)
         if games is not None:
             wanted = int(games)
         elif precision is not None:
