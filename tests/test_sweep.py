@@ -22,7 +22,7 @@ from click.testing import CliRunner
 from vandatta_sim import sweep as sweep_module
 from vandatta_sim.cli import main as cli_main
 from vandatta_sim.rules import Rules, RulesError
-from vandatta_sim.simulate import Seats, simulate
+from vandatta_sim.simulate import Seats, SimulationError, simulate
 from vandatta_sim.stats import win_rate_half_width
 from vandatta_sim.store import Store
 from vandatta_sim.sweep import (Config, SweepError, expand_grid, load_config_games,
@@ -103,6 +103,53 @@ def test_bad_grids_raise_one_line_errors(kwargs, message):
     with pytest.raises((SweepError, RulesError)) as info:
         expand_grid(**kwargs)
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_simulate_rejects_true_as_forget_probability_like_the_sweep(tmp_path):
+    rules = Rules(players=2, match="single")
+    message = "forget True is not allowed; allowed: a probability 0–1"
+    with pytest.raises(SimulationError, match=message):
+        simulate(rules, 10, forget=True)
+    with pytest.raises(SimulationError, match=message):
+        Seats.build(2, forget={"all": True})
+    path = tmp_path / "sweep.toml"
+    path.write_text("players = 2\nvary = { forget = [0.5, true] }\n")
+    with pytest.raises(SweepError, match=message):
+        load_sweep_file(path)
+    assert Seats.build(2, forget=1).forget == (1.0, 1.0)  # the number 1 is still a probability
+
+
+def test_simulate_rejects_7_9_as_swap_rank_like_the_sweep():
+    rules = Rules(players=2, match="single")
+    with pytest.raises(SimulationError) as simulated:
+        simulate(rules, 10, swap=7.9)
+    with pytest.raises(SweepError) as swept:
+        Config(rules, Seats.build(2), swap=7.9)
+    assert str(simulated.value) == str(swept.value)
+    assert str(swept.value).startswith("swap 7.9 is not allowed; allowed: none or a rank (A, 2")
+    # an integer is a rank index in both: 7 is the eight
+    assert Config(rules, Seats.build(2), swap=7).swap == "8"
+    pd.testing.assert_frame_equal(simulate(rules, 50, seed=1, swap=7),
+                                  simulate(rules, 50, seed=1, swap="8"))
+
+
+@pytest.mark.parametrize("argument, value", [
+    ("threads", True), ("threads", 1.5), ("swap_seat", True), ("swap_seat", 1.0),
+    ("swap", True), ("games", True), ("seed", True), ("seed", 2.0),
+])
+def test_simulate_and_the_sweep_reject_the_same_values(argument, value):
+    rules = Rules(players=2, match="single")
+    kwargs = {"games": 10, "seed": 0} | {argument: value}
+    with pytest.raises(SimulationError) as simulated:
+        simulate(rules, **kwargs)
+    with pytest.raises(SweepError) as swept:
+        if argument in ("swap", "swap_seat"):
+            Config(rules, Seats.build(2), **{argument: value})
+        else:
+            sweep_module.check_run_settings(**kwargs)
+    assert f"{argument} " in str(simulated.value) and "\n" not in str(simulated.value)
+    assert str(swept.value).split(" is not allowed")[0] == str(simulated.value).split(
+        " is not allowed")[0]
 
 
 # --- sweep files ---------------------------------------------------------------------------------

@@ -66,9 +66,9 @@ import numpy as np
 import pandas as pd
 
 from . import ENGINE_VERSION, __version__
-from .cards import RANK_NAMES
 from .rules import PRESETS, Rules, RulesError, get_preset, parse_override, resolve_rules
-from .simulate import Seats, SimulationError, simulate
+from .simulate import (Seats, SimulationError, check_count, check_probability,
+                       check_swap_rank, check_swap_seat, check_threads, simulate)
 from .stats import (Estimate, Moments, games_for_half_width, proportion, ratio_of_sums,
                     win_rate_half_width)
 from .store import Store
@@ -94,19 +94,12 @@ class SweepError(ValueError):
 # --- configurations ------------------------------------------------------------------------------
 
 
-def _swap_name(swap) -> str | None:
-    """The canonical rank name of a swap experiment (``"8"``, ``"A"``, ...) or None."""
-    if swap is None:
-        return None
-    if isinstance(swap, str):
-        if swap.strip().lower() == "none":
-            return None
-        if swap.strip().upper() in RANK_NAMES:
-            return swap.strip().upper()
-    elif isinstance(swap, int | np.integer) and not isinstance(swap, bool) and 0 <= swap < 13:
-        return RANK_NAMES[int(swap)]
-    raise SweepError(f"swap {swap!r} is not allowed; allowed: none or a rank "
-                     f"({', '.join(RANK_NAMES)})")
+def _checked(check, *args, where: str = ""):
+    """``check(*args)``: a validator of :mod:`~.simulate`, its error a SweepError after ``where``."""
+    try:
+        return check(*args)
+    except SimulationError as exc:
+        raise SweepError(f"{where}{exc}") from None
 
 
 @dataclass(frozen=True)
@@ -132,13 +125,9 @@ class Config:
         if len(self.seats.policies) != self.rules.players:
             raise SweepError(f"config: {len(self.seats.policies)} seats for "
                              f"{self.rules.players} players")
-        object.__setattr__(self, "swap", _swap_name(self.swap))
-        if self.swap_seat is not None:
-            if (isinstance(self.swap_seat, bool) or not isinstance(self.swap_seat, int | np.integer)
-                    or not 0 <= self.swap_seat < self.rules.players):
-                raise SweepError(f"swap_seat {self.swap_seat!r} is not allowed; allowed: "
-                                 f"0–{self.rules.players - 1}")
-            object.__setattr__(self, "swap_seat", int(self.swap_seat))
+        object.__setattr__(self, "swap", _checked(check_swap_rank, self.swap))
+        object.__setattr__(self, "swap_seat",
+                           _checked(check_swap_seat, self.swap_seat, self.rules.players))
         if not self.label:
             object.__setattr__(self, "label", f"players={self.rules.players} "
                                               f"policy={self.seats.describe()}")
@@ -210,20 +199,10 @@ def parse_vary(text: str) -> tuple[str, list]:
         except RulesError as exc:
             raise SweepError(f"vary {text!r}: {exc}") from None
     if name == "swap":
-        return name, [_swap_name(p) for p in parts]
+        return name, [_checked(check_swap_rank, p) for p in parts]
     if name == "forget":
-        return name, [_forget_value(p, f"vary {text!r}") for p in parts]
+        return name, [_checked(check_probability, p, where=f"vary {text!r}: ") for p in parts]
     return name, parts
-
-
-def _forget_value(value, where: str) -> float:
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        p = -1.0
-    if isinstance(value, bool) or not 0.0 <= p <= 1.0:
-        raise SweepError(f"{where}: forget {value!r} is not allowed; allowed: a probability 0–1")
-    return p
 
 
 def _seat_spec(spec, what: str) -> list[str] | None:
@@ -405,7 +384,8 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
     configs = _expand([preset], rules_file, changes, dims,
                       _dim_specs(seat_values.get("policy"), policy_spec),
                       _dim_specs(seat_values.get("forget"), forget_spec),
-                      seat_values.get("swap", [_swap_name(swap)]), swap_seat, None, explicit)
+                      seat_values.get("swap", [_checked(check_swap_rank, swap)]), swap_seat, None,
+                      explicit)
     return _dedupe(configs)
 
 
@@ -457,11 +437,7 @@ def _check_run_settings(settings: Mapping, where: str) -> dict:
         else:
             low = 0 if name == "seed" else 1
             high = MAX_CHUNK_SIZE if name == "chunk_size" else None
-            ok = isinstance(value, int) and not isinstance(value, bool) and value >= low
-            if not ok or (high is not None and value > high):
-                allowed = f"an integer ≥ {low}" + (f" and ≤ {high:,}" if high else "")
-                raise SweepError(f"{where}{name} = {value!r} is not allowed; allowed: {allowed}")
-            out[name] = int(value)
+            out[name] = _checked(check_count, value, f"{where}{name}", low, high)
     if "games" in out and "precision" in out:
         raise SweepError(f"{where}give games or precision, not both")
     return out
@@ -498,9 +474,10 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
             raise SweepError(f"{where}vary.{name} must be a non-empty list of values")
         if name in _SEAT_DIMS:
             if name == "swap":
-                values = [_swap_name(v) for v in values]
+                values = [_checked(check_swap_rank, v) for v in values]
             elif name == "forget":
-                values = [_forget_value(v, f"{where}vary.forget") for v in values]
+                values = [_checked(check_probability, v, where=f"{where}vary.forget: ")
+                          for v in values]
             seat_values[name] = values
         else:
             dims.append((name, values))
@@ -537,7 +514,7 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
         swaps = seat_values["swap"]
     else:
         raw = grid.get("swap")
-        swaps = [_swap_name(v) for v in raw] if isinstance(raw, list) else [_swap_name(raw)]
+        swaps = [_checked(check_swap_rank, v) for v in (raw if isinstance(raw, list) else [raw])]
         if raw is not None:
             explicit.append("swap")
     label = grid.get("label")
@@ -931,13 +908,7 @@ def check_run_settings(games=None, precision=None, seed=0, chunk_size=DEFAULT_CH
         settings["max_games"] = max_games
     _check_run_settings({k: (int(v) if isinstance(v, np.integer) else v)
                          for k, v in settings.items()}, "")
-    if threads is not None:
-        import numba
-
-        ok = isinstance(threads, int) and not isinstance(threads, bool)
-        if not ok or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise SweepError(f"threads {threads!r} is not allowed; allowed: "
-                             f"1–{numba.config.NUMBA_NUM_THREADS}")
+    _checked(check_threads, threads)
 
 
 def _provenance(config: Config, key: str, seed: int, chunk_size: int, command: str,
