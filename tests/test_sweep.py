@@ -19,14 +19,17 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from vandatta_sim import bench
 from vandatta_sim import sweep as sweep_module
+from vandatta_sim.sweep import run as sweep_run
 from vandatta_sim.cli import main as cli_main
 from vandatta_sim.rules import Rules, RulesError
 from vandatta_sim.simulate import Seats, SimulationError, simulate
 from vandatta_sim.stats import win_rate_half_width
 from vandatta_sim.store import Store
-from vandatta_sim.sweep import (Config, SweepError, expand_grid, load_config_games,
-                                load_sweep_file, parse_vary, plan, run_sweep, summarize)
+from vandatta_sim.sweep import (ChunkTask, Config, Executor, LocalExecutor, SweepError,
+                                executor_for, expand_grid, load_config_games, load_sweep_file,
+                                parse_vary, plan, run_sweep, summarize)
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = dict(players=[2, 3], match="single")  # two fast configurations
@@ -418,6 +421,42 @@ def test_precision_stops_at_max_games_and_records_the_miss(tmp_path):
                          "target_reached": False, "games": 1500, "max_games": 1500}
 
 
+# --- executors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["ray", "multiprocessing", 42])
+def test_executor_for_an_unknown_backend_is_a_one_line_error(backend):
+    with pytest.raises(SweepError) as info:
+        executor_for(backend)
+    message = str(info.value)
+    assert message.startswith(f"backend {backend!r} is not allowed; allowed: local, dask-local")
+    assert "\n" not in message
+
+
+def test_local_executor_returns_each_task_as_simulate_plays_it():
+    executor = executor_for("local", threads=1)
+    assert isinstance(executor, LocalExecutor) and isinstance(executor, Executor)
+    assert executor.name == "local" and executor.capacity == 1
+    assert isinstance(executor_for(None), LocalExecutor)
+    first, other = expand_grid(players=[2, 3], match="single")
+    tasks = [ChunkTask(first, 5, first.key(5, 300), c, 300 * c, 300 - 100 * c) for c in range(3)]
+    for task in tasks[:2]:
+        executor.submit(task)
+    executor.submit(ChunkTask(other, 5, other.key(5, 300), 0, 0, 300))
+    executor.submit(tasks[2])
+    assert executor.pending() == 4
+    executor.discard(other.key(5, 300))
+    assert executor.pending() == 3
+    for task in tasks:
+        done, games = executor.next()
+        assert done == task
+        expected = simulate(first.rules, task.games, seed=5, policies=first.seats,
+                            first_game=task.first_game)
+        pd.testing.assert_frame_equal(games, expected)
+    assert executor.pending() == 0
+    executor.close()
+
+
 # --- Dask ----------------------------------------------------------------------------------------
 
 
@@ -562,7 +601,7 @@ def test_summary_statistics_on_a_known_table():
 
 def test_progress_line_shows_games_rate_and_time_left():
     stream = io.StringIO()
-    bar = sweep_module._Progress(True, 3, stream)
+    bar = sweep_run._Progress(True, 3, stream)
     bar.update(1000, 4000, 1, force=True)
     bar.close()
     text = stream.getvalue()
@@ -571,8 +610,8 @@ def test_progress_line_shows_games_rate_and_time_left():
 
 
 def test_overhead_measurement_reports_both_rates(tmp_path):
-    figures = sweep_module.overhead_figures(games=8000, chunk_size=2000, store=tmp_path / "o",
-                                            single_deals=True)
+    figures = bench.overhead_figures(games=8000, chunk_size=2000, store=tmp_path / "o",
+                                     single_deals=True)
     assert figures["games"] == 8000 and figures["configs"] == 4
     assert figures["engine_rate"] > 0 and figures["sweep_rate"] > 0
     assert figures["overhead"] == pytest.approx(figures["sweep_seconds"]
