@@ -1,5 +1,8 @@
-"""What a sweep runs: configurations (:class:`Config`, keyed by what decides their games) and
-run settings, with the sweep layer's defaults and its error type."""
+"""Sweep configurations and run settings, with the sweep layer's defaults and its error type.
+
+A :class:`Config` is keyed by what decides its games; the run settings (games or precision,
+seed, chunk size, cap, threads) are checked here before any work.
+"""
 
 from __future__ import annotations
 

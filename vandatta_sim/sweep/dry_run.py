@@ -1,5 +1,7 @@
-"""The dry-run plan: per configuration what :func:`~.run.run_sweep` would run, with an estimate
-of the games a precision target will need."""
+"""The dry-run plan: what :func:`~.run.run_sweep` would run, without running anything.
+
+Per configuration: games wanted (estimated for a precision target), stored and still to run.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Where chunks are computed: the :class:`Executor` protocol, its local and Dask backends, and
-:func:`executor_for`, the one place that maps a backend name to an executor.
+"""Where chunks are computed: the :class:`Executor` protocol, its backends, :func:`executor_for`.
+
+:func:`executor_for` is the one place that maps a backend name to an executor.
 
 ``"local"`` (the default) runs one chunk at a time through :func:`~vandatta_sim.simulate.simulate`
 on all threads: the engine parallelises inside a chunk, so no server is needed. While the engine

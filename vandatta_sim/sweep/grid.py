@@ -1,5 +1,7 @@
-"""The grid grammar: ``--set``/``--vary``/``--players``/``--match`` options and TOML sweep files,
-expanded into validated configurations."""
+"""The grid grammar: ``--set``/``--vary``/``--players``/``--match`` and TOML sweep files.
+
+Both are expanded into validated configurations, in order and without duplicates.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
-"""What ``provenance.json`` holds for a configuration: how its games were made (rules, seats,
-seed, chunking, versions, command, backend) and a record of every run, started and finished."""
+"""What ``provenance.json`` holds: how a configuration's games were made, run by run.
+
+Rules, seats, seed, chunking, versions, command and backend, and a record of the last 20 runs,
+each when started and when finished.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The run loop: configurations' chunks scheduled on an executor, written in the background,
-counted in order for precision stopping, with a progress line.
+"""The run loop: chunks scheduled on an executor, written, counted in order, with progress.
+
+Chunks are written on a background thread and, for a precision target, counted in chunk order.
 
 Precision target
 ----------------

@@ -1,5 +1,8 @@
-"""Per-configuration summaries: sufficient statistics merged chunk by chunk, the summary row
-with 95% intervals, its table and JSON records, and the stored games they are read from."""
+"""Per-configuration summaries: statistics merged chunk by chunk, their table and records.
+
+Sufficient statistics per chunk, the summary row with 95% intervals, the table and JSON
+records of summary rows, and the stored games they are read from.
+"""
 
 from __future__ import annotations
 
