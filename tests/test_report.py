@@ -26,13 +26,11 @@ from vandatta_sim.report.verdicts import (CONTRADICTED, SUPPORTED, UNCLEAR, clai
                                           combine_verdicts, direction, holding_verdict)
 from vandatta_sim.rules import PRESETS, Rules
 from vandatta_sim.simulate import simulate
-from vandatta_sim.stats import (Estimate, independent_difference, normal_critical, proportion,
-                                relative_change)
+from vandatta_sim.stats import Estimate, proportion
 from vandatta_sim.tables import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ONE_CARD = Rules(players=2, hand_size=1, match="single")
-Z95 = normal_critical(0.95)
 
 
 # -- the exact case: one card each --------------------------------------------------------------
@@ -80,42 +78,6 @@ def test_simulated_first_turn_wins_match_the_exact_value(changes):
     assert est.low <= exact <= est.high, (changes, exact, est)
     # every seat's first-turn win is förhand's: nobody else moves in turn 1
     assert not ((df["turns"] == 1) & (df["winner"] > 0)).any()
-
-
-# -- estimators -----------------------------------------------------------------------------------
-
-
-def test_relative_change_value_and_delta_method():
-    rng = np.random.default_rng(3)
-    b = rng.integers(0, 2, 2000).astype(float)
-    a = np.where(rng.random(2000) < 0.2, 1 - b, b)
-    est = relative_change(a, b)
-    r = a.mean() / b.mean()
-    assert est.value == pytest.approx(r - 1)
-    z = (a - r * b) / b.mean()
-    half = Z95 * z.std(ddof=1) / np.sqrt(len(a))
-    assert (est.low, est.high) == pytest.approx((r - 1 - half, r - 1 + half))
-    same = relative_change(b, b)
-    assert (same.value, same.low, same.high) == (0.0, 0.0, 0.0)
-
-
-def test_relative_change_exact_on_an_enumerated_population():
-    """Over all 2^k outcome pairs of a tiny paired population the ratio of means is exact."""
-    # population: every (a, b) in {0,1}^2 with weights 1, 2, 3, 4 (as repeated rows)
-    pairs = [(0, 0)] * 1 + [(0, 1)] * 2 + [(1, 0)] * 3 + [(1, 1)] * 4
-    a, b = np.array(pairs, dtype=float).T
-    est = relative_change(a, b)
-    assert est.value == pytest.approx(Fraction(7, 6) - 1)  # mean a = 7/10, mean b = 6/10
-    assert est.low < est.value < est.high
-
-
-def test_independent_difference_adds_standard_errors():
-    e1 = Estimate(0.3, 0.3 - Z95 * 0.03, 0.3 + Z95 * 0.03, 100)
-    e2 = Estimate(0.1, 0.1 - Z95 * 0.04, 0.1 + Z95 * 0.04, 50)
-    d = independent_difference(e1, e2)
-    assert d.value == pytest.approx(0.2)
-    assert d.high - d.value == pytest.approx(Z95 * 0.05)
-    assert d.n == 150
 
 
 def test_forhand_advantage_is_the_excess_over_the_fair_share():
