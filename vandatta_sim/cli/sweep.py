@@ -2,13 +2,21 @@
 
 Every bad input (grid, sweep file, run settings, backend) is one ``Error:`` line with exit code
 2 before any work starts or anything is written.
+
+Interrupts: from the moment the command starts, Ctrl-C (SIGINT) and SIGTERM stop the sweep and
+print one "interrupted … run the same command again" line, exit 130 (SIGINT) or 143 (SIGTERM),
+never a traceback. The signal is also recorded, and polled after every chunk, so that one
+swallowed by a library (e.g. while numba loads its cached kernels) still stops the run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shlex
+import signal
 import sys
+import threading
 
 import click
 
@@ -58,7 +66,61 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     --games 1000000 --seed 1. Chunks already stored are never computed again: rerun the same
     command to resume an interrupted sweep.
     """
+    with _interrupts_end_the_run(store):
+        _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
+               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
+               threads, dry_run, as_json)
+
+
+class _Signals:
+    """SIGINT/SIGTERM while the sweep command runs: the first raises KeyboardInterrupt in the
+    main thread and is remembered; later ones are only remembered, so cleanup finishes."""
+
+    def __init__(self):
+        self.received: int | None = None
+
+    def __call__(self, signum, frame):
+        first = self.received is None
+        self.received = self.received or signum
+        if first:
+            raise KeyboardInterrupt
+
+    def stop_requested(self) -> bool:
+        return self.received is not None
+
+
+_SIGNALS: _Signals | None = None
+
+
+@contextlib.contextmanager
+def _interrupts_end_the_run(store):
+    global _SIGNALS
+    handler = _SIGNALS = _Signals()
+    # signal handlers can only be set in the main thread (a test may run commands elsewhere)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, handler)
+                for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
+    try:
+        try:
+            yield
+        except KeyboardInterrupt:
+            handler.received = handler.received or signal.SIGINT
+        if handler.received is not None:  # also one that a library swallowed
+            click.echo(f"\ninterrupted: the finished chunks are stored in {store}; run the same "
+                       "command again to resume", err=True)
+            sys.exit(128 + handler.received)
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        _SIGNALS = None
+
+
+def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
+           swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
+           dry_run, as_json):
     with usage_errors():
+        if not store:
+            raise SweepError("--store must name a folder, not ''")
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
                                      policies, forget, match, swap)
         for name, value in (("games", games), ("precision", precision), ("seed", seed),
@@ -92,13 +154,10 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
     try:
         summary = run_sweep(configs, seed=seed, chunk_size=chunk_size, store=store,
-                            backend=backend, threads=threads, command=command, **run)
+                            backend=backend, threads=threads, command=command,
+                            stop_requested=_SIGNALS.stop_requested if _SIGNALS else None, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the finished chunks are stored in {store}; run the same "
-                   "command again to resume", err=True)
-        sys.exit(130)
     except OSError as exc:
         raise click.ClickException(f"cannot write the results to {store}: "
                                    f"{exc.strerror or exc}") from None
