@@ -11,12 +11,9 @@ swallowed by a library (e.g. while numba loads its cached kernels) still stops t
 
 from __future__ import annotations
 
-import contextlib
 import json
 import shlex
-import signal
 import sys
-import threading
 
 import click
 
@@ -24,6 +21,7 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
+from .interrupts import interrupts_end_the_run
 from .options import (forget_option, json_option, match_formats_option, overrides_option,
                       player_counts_option, policy_option, preset_option, rules_file_option,
                       store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
@@ -66,58 +64,17 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     --games 1000000 --seed 1. Chunks already stored are never computed again: rerun the same
     command to resume an interrupted sweep.
     """
-    with _interrupts_end_the_run(store):
+    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
+               "again to resume")
+    with interrupts_end_the_run(message) as signals:
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-               threads, dry_run, as_json)
-
-
-class _Signals:
-    """SIGINT/SIGTERM while the sweep command runs: the first raises KeyboardInterrupt in the
-    main thread and is remembered; later ones are only remembered, so cleanup finishes."""
-
-    def __init__(self):
-        self.received: int | None = None
-
-    def __call__(self, signum, frame):
-        first = self.received is None
-        self.received = self.received or signum
-        if first:
-            raise KeyboardInterrupt
-
-    def stop_requested(self) -> bool:
-        return self.received is not None
-
-
-_SIGNALS: _Signals | None = None
-
-
-@contextlib.contextmanager
-def _interrupts_end_the_run(store):
-    global _SIGNALS
-    handler = _SIGNALS = _Signals()
-    # signal handlers can only be set in the main thread (a test may run commands elsewhere)
-    main = threading.current_thread() is threading.main_thread()
-    previous = {sig: signal.signal(sig, handler)
-                for sig in (signal.SIGINT, signal.SIGTERM)} if main else {}
-    try:
-        try:
-            yield
-        except KeyboardInterrupt:
-            handler.received = handler.received or signal.SIGINT
-        if handler.received is not None:  # also one that a library swallowed
-            click.echo(f"\ninterrupted: the finished chunks are stored in {store}; run the same "
-                       "command again to resume", err=True)
-            sys.exit(128 + handler.received)
-    finally:
-        for sig, old in previous.items():
-            signal.signal(sig, old)
-        _SIGNALS = None
+               threads, dry_run, as_json, signals.stop_requested)
 
 
 def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
            swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
-           dry_run, as_json):
+           dry_run, as_json, stop_requested):
     with usage_errors():
         if not store:
             raise SweepError("--store must name a folder, not ''")
@@ -155,7 +112,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
     try:
         summary = run_sweep(configs, seed=seed, chunk_size=chunk_size, store=store,
                             backend=backend, threads=threads, command=command,
-                            stop_requested=_SIGNALS.stop_requested if _SIGNALS else None, **run)
+                            stop_requested=stop_requested, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
