@@ -449,7 +449,10 @@ class Store:
         rows = []
         for key in self.keys():
             chunk_rows = self.chunk_rows(key)
-            provenance = self.read_provenance(key)
+            try:
+                provenance = self.read_provenance(key)
+            except ValueError:  # damaged provenance.json: list the key without its description
+                provenance = {}
             rows.append(
                 {"key": key, "games": sum(chunk_rows.values()), "chunks": len(chunk_rows)}
                 | {field: provenance.get(field) for field in SUMMARY_FIELDS}

@@ -10,18 +10,17 @@ from "the command was wrong").
 from __future__ import annotations
 
 import json
-import os
 import sys
-import uuid
 from pathlib import Path
 
 import click
 
 from .. import tables
 from ..simulate import Seats
-from ..store import TEMP_PREFIX, MissingKeyError, Store, UnsafeStoreError
+from ..store import MissingKeyError, Store, UnsafeStoreError
 from ..sweep import format_table, stored_summary, summary_records
 from .options import changes_text, json_option, store_option
+from .simulate import write_table
 
 
 @click.group("results")
@@ -214,17 +213,10 @@ def results_export(key, out, store):
         raise click.UsageError(f"--out {out[:80]!r}: not a file in an existing folder")
     _warn_bad(s, key)
     df = _good_games(s, key)
-    tmp = path.with_name(f"{TEMP_PREFIX}{uuid.uuid4().hex}-{path.name}")
     try:
-        if path.suffix.lower() == ".csv":
-            df.to_csv(tmp, index=False)
-        else:
-            df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
+        write_table(df, out)  # atomic: a temporary file renamed into place
     except OSError as exc:
         raise click.UsageError(f"--out {out[:80]!r}: {exc.strerror or exc}") from None
-    finally:
-        tmp.unlink(missing_ok=True)
     click.echo(f"{len(df):,} games of {key} written to {out}")
 
 
