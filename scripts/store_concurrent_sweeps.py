@@ -1,5 +1,7 @@
 """Run two sweeps with different --games on one store at once, R times; check the stored rows
-equal what the runs report (chunks all whole, new games add up, no run history lost).
+equal what the runs report: all games of the larger run stored in whole chunks, the run holding
+the lock first wrote all its games, the waiting one only the chunks the first left short, every
+run reports the games it asked for, both runs are in the history, every chunk verifies.
 
     python scripts/store_concurrent_sweeps.py [R=20] [GAMES_A=30000] [GAMES_B=29500]
 """
@@ -31,7 +33,12 @@ for r in range(reps):
         s = Store(store)
         rows = s.chunk_rows(key)
         want = max(a, b)
-        ok = (sum(x["new_games"] for x in reports) == sum(rows.values()) == want
+        runs = s.read_provenance(key)["runs"]  # in the order the runs took the lock
+        first, second = sorted(reports, key=lambda x: x["games"] != runs[0]["games"])
+        # the second run (re)writes only the chunks the first left short of what it needs
+        second_new = max(0, second["games"] - first["games"] // 1000 * 1000)
+        ok = (sum(rows.values()) == want and first["new_games"] == first["games"]
+              and second["new_games"] == second_new
               and sorted(x["games"] for x in reports) == sorted((a, b))
               and all(rows[c] == min(1000, want - 1000 * c) for c in rows)
               and len(s.read_provenance(key)["runs"]) == 2 and not s.verify(key))

@@ -198,12 +198,11 @@ def _good_games(s: Store, key: str):
 
 @results_group.command("export")
 @click.argument("key")
-@click.option("--out", required=True, metavar="FILE",
-              help="Output file: .parquet or .csv (written atomically).")
+@click.option("--out", required=True, help="Write the per-game table (.parquet or .csv).")
 @store_option
 def results_export(key, out, store):
     """Write the stored games of KEY (from game 0 on, bad chunks left out with a warning) to
-    FILE, one row per game."""
+    the --out file, one row per game, atomically (a temporary file renamed into place)."""
     s = _open(store)
     key = _resolve_key(s, key, store)
     path = Path(out)
