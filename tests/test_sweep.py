@@ -302,7 +302,8 @@ def test_leftover_temporary_files_are_never_read(tmp_path):
     os.utime(old, (time.time() - 3600, time.time() - 3600))
     summary = run_sweep([config], games=2000, chunk_size=1000, store=store, progress=False)
     assert summary["games"][0] == 2000 and summary["new_games"][0] == 2000
-    assert young.exists() and not old.exists()  # only stale ones are cleaned up
+    # under the key's lock no other writer is alive: every temporary file is a dead one's
+    assert not young.exists() and not old.exists()
     assert len(load_config_games(config, 0, 1000, store)) == 2000
 
 
@@ -312,11 +313,11 @@ def test_a_failing_disk_leaves_no_corrupt_store_and_resumes(tmp_path, monkeypatc
     real = Store.write_chunk
     calls = []
 
-    def flaky(self, key, index, df):
+    def flaky(self, key, index, df, **proof):
         calls.append(index)
         if len(calls) == 3:
             raise OSError(28, "No space left on device")
-        return real(self, key, index, df)
+        return real(self, key, index, df, **proof)
 
     monkeypatch.setattr(Store, "write_chunk", flaky)
     with pytest.raises(OSError):

@@ -12,10 +12,25 @@ sweep can resume by rewriting the chunks that :meth:`Store.chunks` does not list
 
 Chunk files are deterministic: the same DataFrame always gives the same bytes (no index, no
 pandas metadata, fixed compression), so reruns can be compared by checksum.
+
+Every chunk proves what it holds: its Parquet key-value metadata records its configuration key,
+chunk index, first game, row count, ``ENGINE_VERSION`` and a sha256 of each column's data (see
+:func:`column_digest`). Every read checks them (:class:`BadChunkError` names the file and the
+reason); :meth:`Store.chunk_rows` lists only chunks whose footer proof holds, and
+:meth:`Store.verify` also checks the data. A chunk that fails (truncated, garbage, another key's,
+a symlink, another engine version, or written before chunks carried a proof) is never read as
+data; :meth:`Store.quarantine` moves it into ``KEY/quarantine/`` (never deleting it) so that a
+sweep recomputes it. A key folder that is a symlink is refused: the store never writes or reads
+through a link out of its folder.
+
+Writers of one key hold :meth:`Store.lock` (``fcntl.flock`` on ``KEY/.lock``), so concurrent
+sweeps serialise per configuration; under the lock every temporary file of the key is stale.
 """
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import operator
 import os
@@ -23,12 +38,20 @@ import re
 import shutil
 import time
 import uuid
+from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
+
+from . import ENGINE_VERSION
+
+try:  # POSIX; elsewhere the store runs without the per-key lock
+    import fcntl
+except ImportError:  # pragma: no cover
+    fcntl = None
 
 DEFAULT_ROOT = "results"
 PROVENANCE = "provenance.json"
@@ -37,7 +60,46 @@ COMPRESSION = "zstd"
 #: Provenance fields copied into :meth:`Store.summary` (missing where a key's provenance lacks one).
 SUMMARY_FIELDS = ("label", "rules_preset", "players", "policies")
 
+LOCK_FILE = ".lock"
+QUARANTINE = "quarantine"
+#: The proof a chunk carries in its Parquet key-value metadata.
+PROOF_FIELDS = ("key", "chunk", "first_game", "rows", "engine_version", "sha256")
+_PROOF_PREFIX = "vandatta."
+
 _CHUNK_NAME = re.compile(r"chunk-(\d+)\.parquet")
+
+
+class BadChunkError(ValueError):
+    """A stored chunk that does not prove it holds what its name says (the message names it)."""
+
+
+class UnsafeStoreError(OSError):
+    """A store path that would lead out of the store (a key folder that is a symlink)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def column_digest(column: pa.ChunkedArray) -> str:
+    """sha256 of one column in a canonical form: its Arrow type, length and values as numpy
+    bytes (JSON for non-numeric values), independent of how Parquet chunked or encoded it."""
+    h = hashlib.sha256(f"{column.type}|{len(column)}|{column.null_count}|".encode())
+    values = column.to_numpy(zero_copy_only=False)
+    if values.dtype == object:
+        h.update(json.dumps(values.tolist(), default=str).encode())
+    else:
+        h.update(np.ascontiguousarray(values).tobytes())
+    return h.hexdigest()
+
+
+def _proof_of(metadata: dict | None) -> dict | None:
+    """The proof recorded in Parquet key-value ``metadata`` (None when it carries none)."""
+    metadata = metadata or {}
+    try:
+        proof = {f: json.loads(metadata[(_PROOF_PREFIX + f).encode()]) for f in PROOF_FIELDS}
+    except (KeyError, ValueError, UnicodeDecodeError):
+        return None
+    return proof if isinstance(proof["sha256"], dict) else None
 
 
 class MissingKeyError(KeyError):
@@ -80,7 +142,11 @@ class Store:
     """Per-game result tables of a sweep, keyed by configuration key, stored under ``root``."""
 
     def __init__(self, root: str | os.PathLike = DEFAULT_ROOT):
+        if not str(root):
+            raise ValueError("the store folder must not be empty")
         self.root = Path(root)
+        # chunk path -> (file identity, reason) of chunks verify() found bad
+        self._known_bad: dict[Path, tuple[tuple, str]] = {}
 
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
@@ -92,7 +158,11 @@ class Store:
         # whole folders) or be mistaken for a hidden or temporary file.
         if not key or key.startswith(".") or "/" in key or "\\" in key:
             raise ValueError(f"invalid configuration key {key!r}")
-        return self.root / key
+        folder = self.root / key
+        if folder.is_symlink():
+            raise UnsafeStoreError(f"key folder {str(folder)!r} is a symlink; the store never "
+                                   "follows links out of its folder (move the folder in place)")
+        return folder
 
     def _existing_folder(self, key: str) -> Path:
         folder = self._folder(key)
@@ -111,11 +181,19 @@ class Store:
 
     # -- chunks --------------------------------------------------------------------------------
 
-    def write_chunk(self, key: str, index: int, df: pd.DataFrame) -> Path:
-        """Atomically write ``df`` as chunk ``index`` of ``key`` (replacing any previous one)."""
+    def write_chunk(self, key: str, index: int, df: pd.DataFrame,
+                    first_game: int | None = None) -> Path:
+        """Atomically write ``df`` as chunk ``index`` of ``key`` (replacing any previous one),
+        with its proof; ``first_game``: the game number of its first row (None: unknown)."""
         # Without the index and pandas' schema metadata the bytes depend on the data alone.
         table = pa.Table.from_pandas(df, preserve_index=False).replace_schema_metadata(None)
         path = self._chunk_path(key, index)
+        proof = {"key": key, "chunk": operator.index(index), "first_game": first_game,
+                 "rows": table.num_rows, "engine_version": ENGINE_VERSION,
+                 "sha256": {name: column_digest(table.column(name))
+                            for name in table.column_names}}
+        table = table.replace_schema_metadata(
+            {_PROOF_PREFIX + f: json.dumps(proof[f], sort_keys=True) for f in PROOF_FIELDS})
         _atomic_write(path, lambda f: pq.write_table(table, f, compression=COMPRESSION))
         return path
 
@@ -129,19 +207,138 @@ class Store:
         return sorted(int(m.group(1)) for m in found if m)
 
     def chunk_rows(self, key: str) -> dict[int, int]:
-        """Rows of every stored chunk of ``key``, by chunk index, in chunk order; empty when
-        nothing is stored for ``key``. Read from the Parquet footers, not the column data."""
+        """Rows of every good stored chunk of ``key``, by chunk index, in chunk order; empty
+        when nothing is stored for ``key``. Read from the Parquet footers, not the column data:
+        chunks whose footer proof fails, and those :meth:`verify` found bad, are left out."""
         if not self._folder(key).is_dir():
             return {}
-        return {i: pq.read_metadata(self._chunk_path(key, i)).num_rows for i in self.chunks(key)}
+        rows = {}
+        for i in self.chunks(key):
+            try:
+                rows[i] = self._footer_proof(key, i)["rows"]
+            except BadChunkError:
+                pass
+        return rows
 
-    def read_column(self, key: str, index: int, column: str) -> np.ndarray:
-        """One column of chunk ``index`` of ``key`` as a numpy array (only that column is read)."""
+    def _footer_proof(self, key: str, index: int) -> dict:
+        """The proof of chunk ``index`` of ``key`` after checking it against the footer and the
+        file's name (BadChunkError naming the file and why otherwise)."""
         path = self._chunk_path(key, index)
-        if not path.is_file():
+        if path.is_symlink():
+            raise BadChunkError(f"{path}: a symlink, not a chunk written by this store")
+        if not path.exists():
             raise MissingKeyError(f"chunk {index} of key {key!r} is not stored; "
                                   f"see {self!r}.chunks({key!r})")
-        return pq.read_table(path, columns=[column]).column(column).to_numpy()
+        if not path.is_file():
+            raise BadChunkError(f"{path}: not a regular file")
+        known = self._known_bad.get(path)
+        if known is not None and known[0] == _identity(path):
+            raise BadChunkError(known[1])
+        try:
+            metadata = pq.read_metadata(path)
+        except (OSError, pa.ArrowException, ValueError) as exc:
+            raise BadChunkError(f"{path}: unreadable, truncated or not Parquet "
+                                f"({str(exc).splitlines()[0][:120]})") from None
+        proof = _proof_of(metadata.metadata)
+        if proof is None:
+            raise BadChunkError(f"{path}: carries no proof of its content (written by an older "
+                                "store, or its metadata is damaged)")
+        if proof["key"] != key:
+            raise BadChunkError(f"{path}: belongs to key {str(proof['key'])[:80]!r}")
+        if proof["chunk"] != index:
+            raise BadChunkError(f"{path}: is chunk {proof['chunk']} of its key, not {index}")
+        if proof["engine_version"] != ENGINE_VERSION:
+            raise BadChunkError(f"{path}: made by engine version {proof['engine_version']}, "
+                                f"not {ENGINE_VERSION}")
+        if proof["rows"] != metadata.num_rows:
+            raise BadChunkError(f"{path}: records {proof['rows']} rows but holds "
+                                f"{metadata.num_rows}")
+        return proof
+
+    def _read_checked(self, key: str, index: int, columns: list[str] | None) -> pa.Table:
+        """The columns of chunk ``index`` of ``key``, after checking the proof and the sha256 of
+        every column read (BadChunkError naming the file otherwise)."""
+        proof = self._footer_proof(key, index)
+        path = self._chunk_path(key, index)
+        try:
+            table = pq.read_table(path, columns=columns)
+        except (OSError, pa.ArrowException, ValueError) as exc:
+            raise BadChunkError(f"{path}: unreadable ({str(exc).splitlines()[0][:120]})") \
+                from None
+        digests = proof["sha256"]
+        wanted = sorted(digests) if columns is None else sorted(columns)
+        if sorted(table.column_names) != wanted or not set(wanted) <= set(digests) \
+                or table.num_rows != proof["rows"]:
+            raise BadChunkError(f"{path}: its columns or rows differ from its proof")
+        for name in table.column_names:
+            if column_digest(table.column(name)) != digests[name]:
+                raise BadChunkError(f"{path}: column {name!r} fails its checksum")
+        return table.replace_schema_metadata(None)
+
+    def read_column(self, key: str, index: int, column: str) -> np.ndarray:
+        """One column of chunk ``index`` of ``key`` as a numpy array (only that column is read,
+        and checked against its checksum)."""
+        return self._read_checked(key, index, [column]).column(column).to_numpy()
+
+    def check_chunk(self, key: str, index: int) -> str | None:
+        """Why chunk ``index`` of ``key`` is bad (one line naming the file), None when its
+        proof and every column's checksum hold. Reads the whole chunk."""
+        try:
+            self._read_checked(key, index, None)
+        except BadChunkError as exc:
+            return str(exc)
+        return None
+
+    def verify(self, key: str) -> dict[int, str]:
+        """Check every stored chunk of ``key`` in full; returns the bad ones (chunk index →
+        reason). Bad chunks are then left out of :meth:`chunk_rows` by this Store."""
+        bad = {}
+        for i in self.chunks(key):
+            reason = self.check_chunk(key, i)
+            if reason is not None:
+                bad[i] = reason
+                path = self._chunk_path(key, i)
+                if not path.is_symlink():
+                    self._known_bad[path] = (_identity(path), reason)
+        return bad
+
+    def quarantine(self, key: str, index: int) -> Path:
+        """Move chunk ``index`` of ``key`` (a symlink is moved as the link) into
+        ``KEY/quarantine/`` under a unique name; returns where it went. Nothing is deleted."""
+        path = self._chunk_path(key, index)
+        folder = self._folder(key) / QUARANTINE
+        folder.mkdir(exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+        target = folder / f"{path.name}.{stamp}-{uuid.uuid4().hex[:8]}"
+        os.replace(path, target)
+        self._known_bad.pop(path, None)
+        _fsync_dir(path.parent)
+        return target
+
+    @contextlib.contextmanager
+    def lock(self, key: str, wait_message=None):
+        """Hold the writers' lock of ``key`` (``fcntl.flock`` on ``KEY/.lock``). When another
+        process holds it, ``wait_message(pid)`` is called once (pid None: unknown), then this
+        waits for it. The holder's pid is written into the lock file for that message."""
+        folder = self._folder(key)
+        folder.mkdir(parents=True, exist_ok=True)
+        if fcntl is None:  # pragma: no cover
+            yield
+            return
+        fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if wait_message is not None:
+                    text = os.pread(fd, 32, 0).decode(errors="replace").strip()
+                    wait_message(int(text) if text.isdigit() else None)
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # closing the descriptor releases the lock
 
     def _temp_files(self, key: str) -> list[Path]:
         folder = self._folder(key)
@@ -177,15 +374,14 @@ class Store:
         """The given chunks of ``key``, concatenated in the order given, with a fresh index."""
         self._existing_folder(key)
         indices = list(indices)
-        paths = [self._chunk_path(key, i) for i in indices]
-        for i, path in zip(indices, paths):
-            if not path.is_file():
+        for i in indices:
+            if not self._chunk_path(key, i).exists() and not self._chunk_path(key, i).is_symlink():
                 raise MissingKeyError(
                     f"chunk {i} of key {key!r} is not stored; see {self!r}.chunks({key!r})"
                 )
-        if not paths:
+        if not indices:
             return pd.DataFrame(columns=columns or [])
-        tables = [pq.read_table(path, columns=columns) for path in paths]
+        tables = [self._read_checked(key, i, columns) for i in indices]
         # A table without pandas metadata converts with a RangeIndex: the index is already reset.
         return pa.concat_tables(tables).to_pandas()
 
@@ -214,13 +410,36 @@ class Store:
         self.write_provenance(key, provenance)
         return provenance
 
+    def provenance_warnings(self, key: str) -> list[str]:
+        """Where ``provenance.json`` of ``key`` contradicts its good chunks (chunk size, engine
+        version): one line each; empty when they agree."""
+        try:
+            provenance = self.read_provenance(key)
+        except (KeyError, ValueError):
+            return [f"{self._folder(key) / PROVENANCE}: missing or not valid JSON"]
+        warnings = []
+        if provenance.get("engine_version") != ENGINE_VERSION:
+            warnings.append(f"{PROVENANCE} of {key} says engine version "
+                            f"{provenance.get('engine_version')!r} but its chunks were made by "
+                            f"engine version {ENGINE_VERSION}")
+        size = provenance.get("chunk_size")
+        for i, rows in self.chunk_rows(key).items():
+            first = self._footer_proof(key, i)["first_game"]
+            if not isinstance(size, int) or rows > size or (
+                    first is not None and first != i * size):
+                warnings.append(f"{PROVENANCE} of {key} says chunks of {size!r} games but chunk "
+                                f"{i} holds {rows} games from game {first}")
+                break
+        return warnings
+
     # -- whole keys ----------------------------------------------------------------------------
 
     def keys(self) -> list[str]:
         """Sorted configuration keys that have a provenance file."""
         if not self.root.is_dir():
             return []
-        return sorted(p.parent.name for p in self.root.glob(f"*/{PROVENANCE}"))
+        return sorted(p.parent.name for p in self.root.glob(f"*/{PROVENANCE}")
+                      if not p.parent.is_symlink())
 
     def summary(self) -> pd.DataFrame:
         """One row per key: games and chunks stored, plus :data:`SUMMARY_FIELDS` of provenance.
@@ -230,7 +449,10 @@ class Store:
         rows = []
         for key in self.keys():
             chunk_rows = self.chunk_rows(key)
-            provenance = self.read_provenance(key)
+            try:
+                provenance = self.read_provenance(key)
+            except ValueError:  # damaged provenance.json: list the key without its description
+                provenance = {}
             rows.append(
                 {"key": key, "games": sum(chunk_rows.values()), "chunks": len(chunk_rows)}
                 | {field: provenance.get(field) for field in SUMMARY_FIELDS}
@@ -240,6 +462,12 @@ class Store:
     def delete(self, key: str) -> None:
         """Remove ``key`` with all its chunks and provenance."""
         shutil.rmtree(self._existing_folder(key))
+
+
+def _identity(path: Path) -> tuple:
+    # What tells a rewritten file from the one checked: a rewrite is a new inode (rename).
+    st = path.stat()
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def load_games(key: str, root: str | os.PathLike = DEFAULT_ROOT, columns=None) -> pd.DataFrame:

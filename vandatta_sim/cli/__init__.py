@@ -8,16 +8,23 @@ turned into one ``Error:`` line and exit code 2 before any work starts or anythi
 
 from __future__ import annotations
 
-import click
+from .interrupts import exit_quietly_on_signals
 
-from .. import __version__
-from .bench import bench_cmd
-from .options import OneLineErrorGroup
-from .play import play_cmd
-from .results import results_group
-from .rules import rules_group
-from .simulate import simulate_cmd
-from .sweep import sweep_cmd
+# Before the heavy imports below (seconds): a Ctrl-C then ends with one line, not a traceback.
+_quiet_while_importing = exit_quietly_on_signals()
+
+import click  # noqa: E402
+
+from .. import __version__  # noqa: E402
+from .bench import bench_cmd  # noqa: E402
+from .options import OneLineErrorGroup  # noqa: E402
+from .play import play_cmd  # noqa: E402
+from .results import results_group  # noqa: E402
+from .rules import rules_group  # noqa: E402
+from .simulate import simulate_cmd  # noqa: E402
+from .sweep import sweep_cmd  # noqa: E402
+
+_quiet_while_importing.restore()
 
 
 @click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,21 +1,31 @@
-"""``vandatta-sim results``: list and show the configurations in a result store."""
+"""``vandatta-sim results``: list, show, verify, export and remove configurations in a store.
+
+A KEY may be given as any unique prefix of a stored key (an ambiguous prefix is a one-line error
+listing the matches). Bad chunks (see :mod:`vandatta_sim.store`) are never summarised: ``show``
+and ``export`` leave them out with one warning line on stderr naming them, ``verify`` lists them
+and exits 1 (exit 2 stays the code of a usage error, so scripts can tell "the store is damaged"
+from "the command was wrong").
+"""
 
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import click
 
 from .. import tables
 from ..simulate import Seats
-from ..store import MissingKeyError, Store
+from ..store import MissingKeyError, Store, UnsafeStoreError
 from ..sweep import format_table, stored_summary, summary_records
 from .options import changes_text, json_option, store_option
+from .simulate import write_table
 
 
 @click.group("results")
 def results_group():
-    """List and show the configurations in a result store."""
+    """List, show, verify, export and remove the configurations in a result store."""
 
 
 def _policies_text(value) -> str:
@@ -24,22 +34,77 @@ def _policies_text(value) -> str:
     return "" if value is None else str(value)
 
 
+def _open(store: str) -> Store:
+    if not store:
+        raise click.UsageError("--store must name a folder, not ''")
+    return Store(store)
+
+
+def _resolve_key(s: Store, key: str, store: str) -> str:
+    """The stored key that ``key`` names exactly or as a unique prefix."""
+    keys = s.keys()
+    if key in keys:
+        return key
+    matches = [k for k in keys if k.startswith(key)] if key else []
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
+        raise click.UsageError(f"results: key prefix {key[:40]!r} is ambiguous: it matches "
+                               f"{shown}")
+    raise click.UsageError(f"results: no configuration {key[:40]!r} in {store}; see "
+                           f"`vandatta-sim results list --store {store}`")
+
+
+def _provenance_or_empty(s: Store, key: str) -> dict:
+    try:
+        return s.read_provenance(key)
+    except (KeyError, ValueError):
+        return {}
+
+
+def _when(provenance: dict) -> str:
+    return str(provenance.get("updated") or provenance.get("created") or "")
+
+
 @results_group.command("list")
 @store_option
 @json_option
 def results_list(store, as_json):
-    """One line per stored configuration: key, games, chunks, label."""
-    table = Store(store).summary()
+    """One line per stored configuration, oldest first (newest last): when it was last updated,
+    key, games, chunks, seed, match, engine version, players, policies and label."""
+    s = _open(store)
+    table = s.summary()
+    provenances = {key: _provenance_or_empty(s, key) for key in table["key"]}
+    for field in ("seed", "match", "engine_version"):
+        table[field] = [provenances[k].get(field) for k in table["key"]]
+    table["updated"] = [_when(provenances[k]) for k in table["key"]]
+    table = table.sort_values(["updated", "key"], kind="stable").reset_index(drop=True)
     if as_json:
         click.echo(json.dumps(summary_records(table), indent=2, ensure_ascii=False))
         return
     if table.empty:
         click.echo(f"no results in {store}")
         return
-    header = ["key", "games", "chunks", "players", "policies", "configuration"]
-    rows = [[r["key"], f"{int(r['games']):,}", str(r["chunks"]), str(r["players"]),
+    header = ["updated", "key", "games", "chunks", "seed", "match", "engine", "players",
+              "policies", "configuration"]
+    rows = [[r["updated"], r["key"], f"{int(r['games']):,}", str(r["chunks"]), str(r["seed"]),
+             str(r["match"]), str(r["engine_version"]), str(r["players"]),
              _policies_text(r["policies"]), str(r["label"])] for _, r in table.iterrows()]
-    click.echo(tables.format_table(header, rows, "lrrlll", style="text"))
+    click.echo(tables.format_table(header, rows, "llrrrlrlll", style="text"))
+
+
+def _warn_bad(s: Store, key: str) -> None:
+    """Check ``key`` in full and warn, one line each, of bad chunks (then left out of what
+    ``s`` reads) and of provenance that contradicts the chunks."""
+    bad = s.verify(key)
+    if bad:
+        names = ", ".join(f"chunk-{c:06d}.parquet" for c in bad)
+        click.echo(f"warning: {key}: {len(bad)} bad chunk(s) left out ({names}); games from the "
+                   f"first bad chunk on are not summarised; `vandatta-sim results verify {key}` "
+                   "says why; run the sweep again to repair them", err=True)
+    for line in s.provenance_warnings(key):
+        click.echo(f"warning: {line}", err=True)
 
 
 @results_group.command("show")
@@ -47,15 +112,15 @@ def results_list(store, as_json):
 @store_option
 @json_option
 def results_show(key, store, as_json):
-    """Provenance and summary (with 95% intervals) of the configuration KEY."""
-    s = Store(store)
-    if key not in s.keys():
-        raise click.UsageError(f"results: no configuration {key!r} in {store}; see "
-                               f"`vandatta-sim results list --store {store}`")
+    """Provenance and summary (with 95% intervals) of the configuration KEY (or a unique
+    prefix of it). Bad chunks are left out, with a warning on stderr."""
+    s = _open(store)
+    key = _resolve_key(s, key, store)
     try:
+        _warn_bad(s, key)
         provenance = s.read_provenance(key)
         stats = stored_summary(key, s)
-    except (MissingKeyError, ValueError, KeyError) as exc:
+    except (MissingKeyError, ValueError, KeyError, UnsafeStoreError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise click.UsageError(f"results: {message}") from None
     if as_json:
@@ -87,6 +152,94 @@ def results_show(key, store, as_json):
     click.echo(f"win rate by seat: {rates}  (largest 95% half-width {stats['half_width']:.4f})")
 
 
+@results_group.command("verify")
+@click.argument("key", required=False)
+@store_option
+def results_verify(key, store):
+    """Check every chunk of KEY (default: of every configuration) against its proof and its
+    checksums. One line per bad chunk with the reason; exit 0 when all are good, 1 otherwise."""
+    s = _open(store)
+    root = Path(store)
+    if key is not None:
+        keys, linked = [_resolve_key(s, key, store)], []
+    else:
+        keys = s.keys()
+        linked = sorted(p for p in root.iterdir() if p.is_symlink()) if root.is_dir() else []
+    checked = bad_count = 0
+    for path in linked:
+        click.echo(f"BAD {path}: key folder is a symlink; the store does not follow it")
+        bad_count += 1
+    for k in keys:
+        bad = s.verify(k)
+        checked += len(s.chunks(k))
+        for c, reason in bad.items():
+            click.echo(f"BAD {reason}")
+        bad_count += len(bad)
+        for line in s.provenance_warnings(k):
+            click.echo(f"warning: {line}", err=True)
+    verdict = "all good" if not bad_count else f"{bad_count} bad"
+    click.echo(f"{checked:,} chunk(s) of {len(keys)} configuration(s) checked in {store}: "
+               f"{verdict}")
+    sys.exit(1 if bad_count else 0)
+
+
+def _good_games(s: Store, key: str):
+    """The contiguous good games of ``key`` from game 0 on, as one DataFrame."""
+    chunk_size = int(s.read_provenance(key)["chunk_size"])
+    rows = s.chunk_rows(key)
+    chunks, c = [], 0
+    while c in rows:
+        chunks.append(c)
+        if rows[c] < chunk_size:
+            break
+        c += 1
+    return s.load_chunks(key, chunks)
+
+
+@results_group.command("export")
+@click.argument("key")
+@click.option("--out", required=True, help="Write the per-game table (.parquet or .csv).")
+@store_option
+def results_export(key, out, store):
+    """Write the stored games of KEY (from game 0 on, bad chunks left out with a warning) to
+    the --out file, one row per game, atomically (a temporary file renamed into place)."""
+    s = _open(store)
+    key = _resolve_key(s, key, store)
+    path = Path(out)
+    if path.suffix.lower() not in (".parquet", ".csv"):
+        raise click.UsageError(f"--out {out[:80]!r}: give a file ending in .parquet or .csv")
+    if path.is_dir() or not path.parent.is_dir():
+        raise click.UsageError(f"--out {out[:80]!r}: not a file in an existing folder")
+    _warn_bad(s, key)
+    df = _good_games(s, key)
+    try:
+        write_table(df, out)  # atomic: a temporary file renamed into place
+    except OSError as exc:
+        raise click.UsageError(f"--out {out[:80]!r}: {exc.strerror or exc}") from None
+    click.echo(f"{len(df):,} games of {key} written to {out}")
+
+
+@results_group.command("rm")
+@click.argument("key")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@store_option
+def results_rm(key, yes, store):
+    """Remove the configuration KEY (all its chunks and provenance) from the store. Asks first;
+    without a terminal to ask on, refuses unless --yes."""
+    s = _open(store)
+    key = _resolve_key(s, key, store)
+    if not yes:
+        if not sys.stdin.isatty():
+            raise click.UsageError(f"results rm: refusing to remove {key} without a terminal "
+                                   "to confirm on; add --yes")
+        click.confirm(f"remove {key} ({sum(s.chunk_rows(key).values()):,} games) from "
+                      f"{store}?", abort=True)
+    with s.lock(key, lambda pid: click.echo(f"waiting for the sweep holding the lock on {key} "
+                                            f"(pid {pid}) to finish", err=True)):
+        s.delete(key)
+    click.echo(f"removed {key} from {store}")
+
+
 def summary_records_one(stats: dict) -> dict:
     import pandas as pd
 
@@ -97,4 +250,3 @@ def _one_row(key, label, stats):
     import pandas as pd
 
     return pd.DataFrame([{"key": key, "label": label} | stats])
-

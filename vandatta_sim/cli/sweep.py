@@ -2,6 +2,11 @@
 
 Every bad input (grid, sweep file, run settings, backend) is one ``Error:`` line with exit code
 2 before any work starts or anything is written.
+
+Interrupts: from the moment the command starts, Ctrl-C (SIGINT) and SIGTERM stop the sweep and
+print one "interrupted … run the same command again" line, exit 130 (SIGINT) or 143 (SIGTERM),
+never a traceback. The signal is also recorded, and polled after every chunk, so that one
+swallowed by a library (e.g. while numba loads its cached kernels) still stops the run.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
+from .interrupts import interrupts_end_the_run
 from .options import (forget_option, json_option, match_formats_option, overrides_option,
                       player_counts_option, policy_option, preset_option, rules_file_option,
                       store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
@@ -58,7 +64,20 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     --games 1000000 --seed 1. Chunks already stored are never computed again: rerun the same
     command to resume an interrupted sweep.
     """
+    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
+               "again to resume")
+    with interrupts_end_the_run(message) as signals:
+        _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
+               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
+               threads, dry_run, as_json, signals.stop_requested)
+
+
+def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
+           swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
+           dry_run, as_json, stop_requested):
     with usage_errors():
+        if not store:
+            raise SweepError("--store must name a folder, not ''")
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
                                      policies, forget, match, swap)
         for name, value in (("games", games), ("precision", precision), ("seed", seed),
@@ -92,13 +111,10 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
     try:
         summary = run_sweep(configs, seed=seed, chunk_size=chunk_size, store=store,
-                            backend=backend, threads=threads, command=command, **run)
+                            backend=backend, threads=threads, command=command,
+                            stop_requested=stop_requested, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
-    except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: the finished chunks are stored in {store}; run the same "
-                   "command again to resume", err=True)
-        sys.exit(130)
     except OSError as exc:
         raise click.ClickException(f"cannot write the results to {store}: "
                                    f"{exc.strerror or exc}") from None

@@ -1,7 +1,9 @@
 """What ``provenance.json`` holds: how a configuration's games were made, run by run.
 
 Rules, seats, seed, chunking, versions, command and backend, and a record of the last 20 runs,
-each when started and when finished.
+each when started and when finished. Callers hold the key's lock (:meth:`Store.lock`) from
+:func:`start_provenance` to :func:`finish_provenance`, so the read-modify-write of the run history
+is never interleaved with another run's, and every write is atomic (temporary file + rename).
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ def start_provenance(store: Store, config: Config, key: str, seed: int, chunk_si
     fresh = _provenance(config, key, seed, chunk_size, command, backend, versions)
     try:
         old = store.read_provenance(key)
-    except KeyError:
+    except (KeyError, ValueError):  # none yet, or damaged: start a fresh record
         old = {}
     run = {"command": command, "backend": backend, "started": _now()} | settings
     runs = (old.get("runs") or [])[-19:] + [run]

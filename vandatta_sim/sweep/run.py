@@ -13,12 +13,13 @@ backend: chunks a Dask cluster computed speculatively beyond the stopping point 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import shlex
 import sys
 import time
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,8 +29,8 @@ import pandas as pd
 
 from ..stats import games_for_half_width, win_rate_half_width
 from ..store import Store
-from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, STALE_TEMP_SECONDS,
-                     Config, SweepError, _as_store, _dedupe, check_run_settings)
+from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Config, SweepError,
+                     _as_store, _dedupe, check_run_settings)
 from .executors import ChunkTask, check_backend, executor_for
 from .provenance import _versions, finish_provenance, start_provenance
 from .summary import _Summary, _summary_columns
@@ -111,7 +112,7 @@ class _Writer:
 
     def _work(self, job: _Job, index: int, df: pd.DataFrame) -> _Summary:
         summary = _Summary.of(df, job.config.rules.players)
-        self.store.write_chunk(job.key, index, df)
+        self.store.write_chunk(job.key, index, df, first_game=index * job.chunk_size)
         return summary
 
     def write(self, job: _Job, index: int, df: pd.DataFrame) -> None:
@@ -233,7 +234,8 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
               precision: float | None = None, seed: int = 0,
               chunk_size: int = DEFAULT_CHUNK_SIZE, store=DEFAULT_STORE, backend="local",
               threads: int | None = None, progress: bool | None = None, command: str = "",
-              max_games: int | None = None) -> pd.DataFrame:
+              max_games: int | None = None,
+              stop_requested: Callable[[], bool] | None = None) -> pd.DataFrame:
     """Run every configuration for ``games`` games (or to win-rate half-width ``precision``)
     into ``store`` and return one summary row per configuration (see :func:`summarize`).
 
@@ -242,6 +244,13 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     Dask: default one per worker process for dask-local, all the worker's cores otherwise).
     ``progress``: show the progress line on stderr (default: when stderr is a terminal).
     All settings are checked before anything is written (:class:`SweepError`).
+
+    Each configuration's key is locked (:meth:`Store.lock`) for the whole run, so concurrent
+    sweeps on one store serialise per configuration (a waiting run says so on stderr, with the
+    holder's pid). Under the lock, temporary files of the key are removed and every stored
+    chunk is verified; bad ones are moved into ``KEY/quarantine/`` and computed again.
+    ``stop_requested``: polled after every chunk; when true the run stops as if interrupted
+    (KeyboardInterrupt), so that a signal swallowed somewhere is still obeyed.
     """
     configs = _dedupe(configs)
     if not configs:
@@ -258,13 +267,8 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     jobs = []
     for i, config in enumerate(configs):
         key = config.key(seed, chunk_size)
-        job = _Job(i, config, key, limit, chunk_size, precision, store.chunk_rows(key))
-        if precision is None:
-            job.todo.extend(c for c in range(job.n_chunks) if not job.complete(c))
-            job.done = not job.todo
-        else:
-            job.wins = np.zeros(config.rules.players, np.int64)
-        jobs.append(job)
+        store.chunk_rows(key)  # a key folder that is a symlink is refused before any work
+        jobs.append(_Job(i, config, key, limit, chunk_size, precision, {}))
     by_key = {job.key: job for job in jobs}
 
     versions = _versions(("dask", "distributed") if kind != "local" else ())
@@ -277,9 +281,13 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     bar = _Progress(show, len(jobs))
     interrupted = True
     started = []
+    locks = contextlib.ExitStack()
     try:
+        # Locks in key order: two sweeps sharing several keys never wait for each other crosswise.
+        for job in sorted(jobs, key=lambda j: j.key):
+            locks.enter_context(store.lock(job.key, _say_waiting(job.key)))
         for job in jobs:
-            store.clean_stale_temp(job.key, STALE_TEMP_SECONDS)
+            _prepare(store, job)
             start_provenance(store, job.config, job.key, seed, job.chunk_size, job.rows, command,
                              executor.name, versions, settings)
             started.append(job)
@@ -320,6 +328,8 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
                 executor.discard(job.key)
                 job.inflight.clear()
             bar.update(len(df), total(), sum(j.done for j in jobs))
+            if stop_requested is not None and stop_requested():
+                raise KeyboardInterrupt
             fill()
         writer.close()
         interrupted = False
@@ -329,12 +339,13 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
         finally:
             executor.close()
             bar.close()
-            for job in started:
-                try:
-                    _finish_provenance(store, job, interrupted)
-                except OSError:
-                    if not interrupted:
-                        raise
+            with locks:  # released after the provenance is final
+                for job in started:
+                    try:
+                        _finish_provenance(store, job, interrupted)
+                    except OSError:
+                        if not interrupted:
+                            raise
     rows = []
     for job in jobs:
         row = {"key": job.key, "label": job.config.label} | _job_summary(store, job).result()
@@ -342,6 +353,30 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
                 "target_reached": job.target_reached}
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _say_waiting(key: str):
+    def say(pid: int | None) -> None:
+        holder = f"pid {pid}" if pid is not None else "another process"
+        sys.stderr.write(f"waiting for the sweep holding the lock on {key} ({holder}) to "
+                         "finish\n")
+        sys.stderr.flush()
+    return say
+
+
+def _prepare(store: Store, job: _Job) -> None:
+    """Under the key's lock: remove temporary files (any is a dead writer's), move bad chunks
+    aside, and read what is stored, deciding the chunks to compute."""
+    store.clean_temp(job.key)
+    for c, reason in store.verify(job.key).items():
+        target = store.quarantine(job.key, c)
+        sys.stderr.write(f"bad chunk moved aside to {target} and computed again: {reason}\n")
+    job.rows = store.chunk_rows(job.key)
+    if job.precision is None:
+        job.todo.extend(c for c in range(job.n_chunks) if not job.complete(c))
+        job.done = not job.todo
+    else:
+        job.wins = np.zeros(job.config.rules.players, np.int64)
 
 
 def _job_summary(store: Store, job: _Job) -> _Summary:
