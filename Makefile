@@ -19,9 +19,13 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dask]"
+	@# both kernels: the batch one (simulate, sweeps) and the one that records a trace (play)
+	@echo "compiling the engine's kernels into $(NUMBA_CACHE_DIR) (minutes, once)"
+	$(CLI) simulate --games 10 --match single > /dev/null
+	$(CLI) play --match single > /dev/null
 	touch $@
 
-install: $(VENV)/.installed ## Create .venv and install the package with test and dask extras
+install: $(VENV)/.installed ## Create .venv, install the package with test and dask extras, compile the engine
 
 test: install ## Run the whole test suite
 	$(PY) -m pytest -q
