@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
-import pandas as pd
 
 from . import engine as E
 from .cards import RANK_NAMES, card_name, parse_card
 from .rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class SimulationError(ValueError):
@@ -297,6 +300,8 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
         columns[f"aces_{s}"] = aces[:, s].astype(np.int8)
     if swap is not None:
         columns["swapped"] = out[:, E.O_SWAPPED].astype(bool)
+    import pandas as pd  # here, not at the top: `play` (trace_game) needs no pandas
+
     # every column is a fresh array: no copy (merging them into blocks cost 5% of simulate's time)
     return pd.DataFrame(columns, copy=False)
 
