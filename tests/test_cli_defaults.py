@@ -175,9 +175,10 @@ def test_expert_is_the_default_policy_everywhere():
     assert "expert by default" in " ".join(run("simulate", "--help").output.split())
 
 
-def test_games_help_names_its_unit():
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_games_help_names_its_unit(command):
     assert "deals with --match single, else matches" in " ".join(
-        run("simulate", "--help").output.split())
+        run(command, "--help").output.split())
 
 
 # --- play: the preset's match format -----------------------------------------------------------

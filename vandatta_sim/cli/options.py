@@ -220,7 +220,8 @@ threads_option = click.option("--threads", type=click.IntRange(1, None),
 # given), and the sweep library checks them, so that a bad value reads the same from the
 # command line as from the file; the threads are checked against the backend that runs them.
 sweep_games_option = click.option("--games", type=int, metavar="N",
-                                  help="Games per configuration.")
+                                  help="Games per configuration: deals with --match single, "
+                                       "else matches.")
 sweep_seed_option = click.option("--seed", type=int, help="Seed of the sweep (default 0).")
 sweep_threads_option = click.option("--threads", type=int,
                                     help="Engine threads per chunk (default: all cores).")
