@@ -129,7 +129,10 @@ def test_rules_file_with_preset_and_override(tmp_path):
 
 
 def _commands(group, path=()):
-    for name, command in group.commands.items():
+    # list_commands/get_command, not group.commands: the top group loads its commands lazily
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
         yield (*path, name), command
         if isinstance(command, click.Group):
             yield from _commands(command, (*path, name))

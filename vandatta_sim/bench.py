@@ -31,16 +31,26 @@ _START_SNIPPET = (
 )
 
 
+def _start_time(env: dict) -> float:
+    out = subprocess.run([sys.executable, "-c", _START_SNIPPET], env=env, check=True,
+                         capture_output=True, text=True).stdout
+    return float(out.strip().splitlines()[-1])
+
+
 def start_times() -> tuple[float, float]:
     """Seconds to the first simulated game in a new process: (empty cache, warm cache)."""
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
-        times = []
-        for _ in range(2):
-            out = subprocess.run([sys.executable, "-c", _START_SNIPPET], env=env, check=True,
-                                 capture_output=True, text=True).stdout
-            times.append(float(out.strip().splitlines()[-1]))
+        times = [_start_time(env) for _ in range(2)]
     return times[0], times[1]
+
+
+def warm_start_time() -> float:
+    """Seconds to the first simulated game in a new process with this checkout's numba cache
+    (a first run fills the cache if it is empty; the second is timed)."""
+    env = dict(os.environ)
+    _start_time(env)
+    return _start_time(env)
 
 
 def deals_per_second(rules, games: int, policy: str, threads: int, repeats: int) -> float:
@@ -53,13 +63,22 @@ def deals_per_second(rules, games: int, policy: str, threads: int, repeats: int)
     return statistics.median(rates)
 
 
-def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = False, echo=print):
+def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = False, echo=print,
+              cold: bool | None = None):
+    """Print the benchmark. ``cold``: also time a start with an empty numba cache (a full
+    compile, minutes on 2 cores); by default only without ``quick``."""
     all_threads = numba.config.NUMBA_NUM_THREADS
     echo(f"vandatta-sim bench: {os.cpu_count()} CPUs, numba {numba.__version__}, "
          f"threads 1 and {all_threads}, median of {repeats} repeats")
-    cold, warm = start_times()
-    echo(f"start to first game: {cold:.1f} s with an empty numba cache (compile), "
-         f"{warm:.2f} s with the cache")
+    if cold is None:
+        cold = not quick
+    if cold:
+        cold_s, warm_s = start_times()
+        echo(f"start to first game: {cold_s:.1f} s with an empty numba cache (compile), "
+             f"{warm_s:.2f} s with the cache")
+    else:
+        echo(f"start to first game: {warm_start_time():.2f} s with the cache "
+             "(compile time not measured: --cold)")
 
     games = 20_000 if quick else 200_000
     presets = ["standard"] if quick else list(PRESETS)

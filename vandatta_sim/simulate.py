@@ -10,14 +10,17 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
-import pandas as pd
 
 from . import engine as E
 from .cards import RANK_NAMES, card_name, parse_card
 from .rules import Rules
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 class SimulationError(ValueError):
@@ -127,6 +130,12 @@ def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
     return values
 
 
+#: The policy of a seat that is given none, everywhere (API, command line, sweeps): ``expert``,
+#: the policy the README and every report use, so that a bare run answers how the game plays
+#: between good players. ``random`` is a baseline to be asked for.
+DEFAULT_POLICY = "expert"
+
+
 @dataclass(frozen=True)
 class Seats:
     """Per-seat simulation settings: each seat's policy and its chance of forgetting a call."""
@@ -136,7 +145,7 @@ class Seats:
 
     @classmethod
     def build(cls, n_seats: int, policies: SeatSpec = None, forget: SeatSpec = None) -> Seats:
-        pol = _per_seat(policies, n_seats, E.POLICIES[E.POL_RANDOM], check_policy, "policy")
+        pol = _per_seat(policies, n_seats, DEFAULT_POLICY, check_policy, "policy")
         fgt = _per_seat(forget, n_seats, 0.0, check_probability, "forget")
         return cls(tuple(pol), tuple(fgt))
 
@@ -245,7 +254,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     return out, points, eights, aces, trace, int(out[0, E.O_EVENTS]) if record else 0
 
 
-def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "random",
+def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAULT_POLICY,
              forget: SeatSpec = None, first_game: int = 0, threads: int | None = None,
              swap=None, swap_seat: int | None = None) -> pd.DataFrame:
     """Play ``games`` games (deals or matches, by ``rules.match``) and return one row per game.
@@ -253,7 +262,8 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "rand
     Parameters
     ----------
     policies, forget : a name/number for every seat, a list per seat, or a mapping
-        ``{"all": ..., 0: ...}`` / strings ``"all=expert"``, ``"1=greedy"``.
+        ``{"all": ..., 0: ...}`` / strings ``"all=random"``, ``"1=greedy"``; a seat given no
+        policy plays ``expert`` (:data:`DEFAULT_POLICY`), as on the command line.
     first_game : index of the first game; ``simulate(..., games=n, first_game=k)`` returns
         exactly rows k … k+n-1 of a longer run with the same seed.
     threads : number of threads (default: numba's current setting, normally all cores).
@@ -290,11 +300,13 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "rand
         columns[f"aces_{s}"] = aces[:, s].astype(np.int8)
     if swap is not None:
         columns["swapped"] = out[:, E.O_SWAPPED].astype(bool)
+    import pandas as pd  # here, not at the top: `play` (trace_game) needs no pandas
+
     # every column is a fresh array: no copy (merging them into blocks cost 5% of simulate's time)
     return pd.DataFrame(columns, copy=False)
 
 
-def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random",
+def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = DEFAULT_POLICY,
                forget: SeatSpec = None, swap=None, swap_seat: int | None = None,
                deck: Sequence[str | int] = ()) -> np.ndarray:
     """Replay game ``game`` of the run with ``seed`` and return its events, an int32 array of
@@ -314,6 +326,6 @@ def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random"
         capacity = int(n_events) + 16
 
 
-__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
+__all__ = ["SimulationError", "DEFAULT_POLICY", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
            "check_count", "check_threads", "check_policy", "check_probability",
            "check_swap_rank", "check_swap_seat"]

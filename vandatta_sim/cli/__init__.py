@@ -4,36 +4,56 @@ Every bad input (unknown preset, field, policy, bad value, seed or count, unread
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
 (see :mod:`vandatta_sim.cli.options`). One command group per module: ``rules``, ``simulate``,
 ``play``, ``sweep``, ``results`` and ``bench``.
+
+A command's module is imported only when that command runs (or ``--help`` lists them): the
+engine (numba), pandas and the sweep take seconds to import, and ``--version`` or ``rules
+list`` need none of them.
 """
 
 from __future__ import annotations
 
+import importlib
+
+import click
+
+from .. import __version__
 from .interrupts import exit_quietly_on_signals
+from .options import OneLineErrorGroup
 
-# Before the heavy imports below (seconds): a Ctrl-C then ends with one line, not a traceback.
-_quiet_while_importing = exit_quietly_on_signals()
-
-import click  # noqa: E402
-
-from .. import __version__  # noqa: E402
-from .bench import bench_cmd  # noqa: E402
-from .options import OneLineErrorGroup  # noqa: E402
-from .play import play_cmd  # noqa: E402
-from .results import results_group  # noqa: E402
-from .rules import rules_group  # noqa: E402
-from .simulate import simulate_cmd  # noqa: E402
-from .sweep import sweep_cmd  # noqa: E402
-
-_quiet_while_importing.restore()
+#: command name → (module in this package, command object's name), in the order of ``--help``
+COMMANDS = {
+    "rules": ("rules", "rules_group"),
+    "simulate": ("simulate", "simulate_cmd"),
+    "play": ("play", "play_cmd"),
+    "sweep": ("sweep", "sweep_cmd"),
+    "results": ("results", "results_group"),
+    "bench": ("bench", "bench_cmd"),
+}
 
 
-@click.group(cls=OneLineErrorGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(OneLineErrorGroup):
+    """A group whose commands are imported when they are looked up (click's documented
+    lazy-loading pattern)."""
+
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, cmd_name):
+        if cmd_name not in COMMANDS:
+            return None
+        module, attribute = COMMANDS[cmd_name]
+        # The import takes seconds (numba, pandas): a Ctrl-C meanwhile ends with one line.
+        quiet = exit_quietly_on_signals()
+        try:
+            return getattr(importlib.import_module(f".{module}", __name__), attribute)
+        finally:
+            quiet.restore()
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="vandatta-sim")
 def main():
     """Monte Carlo rules-variant analysis for the Swedish card game Vändåtta."""
 
-
-for _command in (rules_group, simulate_cmd, play_cmd, sweep_cmd, results_group, bench_cmd):
-    main.add_command(_command)
 
 __all__ = ["main"]

@@ -8,22 +8,35 @@ under distinct names, with the reason beside them.
 Every bad input becomes one ``Error:`` line and exit code 2: :func:`usage_errors` turns the
 library's validation errors into click usage errors, and :class:`OneLineErrorGroup` prints a
 usage error without click's usage text above it.
+
+This module imports neither the engine (numba) nor pandas: ``--version`` and ``rules list``
+start in a fraction of a second because nothing here compiles or loads a data library.
 """
 
 from __future__ import annotations
 
 import contextlib
 import sys
+import tomllib
 
 import click
 
-from ..rules import Rules, RulesError, resolve_rules
-from ..simulate import Seats, SimulationError
-from ..sweep import DEFAULT_STORE, SweepError
+from ..rules import Rules, RulesError, parse_override, resolve_rules
 
 # --- errors --------------------------------------------------------------------------------------
 
-LIBRARY_ERRORS = (RulesError, SimulationError, SweepError)
+#: The library's validation errors, by module and class. They are looked up only in modules
+#: already imported (an error of a module that was never imported cannot have been raised), so
+#: that this module need not import the engine.
+LIBRARY_ERRORS = (("vandatta_sim.rules", "RulesError"),
+                  ("vandatta_sim.simulate", "SimulationError"),
+                  ("vandatta_sim.sweep.config", "SweepError"))
+
+
+def library_errors() -> tuple[type[Exception], ...]:
+    """The classes of :data:`LIBRARY_ERRORS` whose modules are imported."""
+    return tuple(getattr(sys.modules[module], name) for module, name in LIBRARY_ERRORS
+                 if module in sys.modules)
 
 
 @contextlib.contextmanager
@@ -34,7 +47,9 @@ def usage_errors():
     (``@usage_errors()``)."""
     try:
         yield
-    except LIBRARY_ERRORS as exc:
+    except ValueError as exc:
+        if not isinstance(exc, library_errors()):
+            raise
         raise click.UsageError(str(exc)) from None
 
 
@@ -103,12 +118,66 @@ def rules_options(func):
 
 
 def build_rules(preset, rules_file, overrides, players=None, match=None) -> Rules:
+    """The rules of preset/file/``--set`` with the ``--players``/``--match`` shortcuts; a field
+    given both by a shortcut and by ``--set`` (or twice by ``--set``) is an error, as in the
+    sweep, never resolved silently."""
     overrides = list(overrides)
-    if players is not None:
-        overrides.append(f"players={players}")
-    if match is not None:
-        overrides.append(f"match={match}")
+    given = {}
+    for text in overrides:
+        name, _ = parse_override(text)
+        if name in given:
+            raise RulesError(f"{name} is given twice (--set {given[name]} and --set {text}); "
+                             "give it once")
+        given[name] = text
+    for name, value in (("players", players), ("match", match)):
+        if value is None:
+            continue
+        if name in given:
+            raise RulesError(f"{name} is given twice (--set {given[name]} and --{name} {value}); "
+                             "give it once")
+        overrides.append(f"{name}={value}")
+    check_preset_once(preset, rules_file)
     return resolve_rules(preset=preset, file=rules_file, overrides=overrides)
+
+
+def check_preset_once(preset, rules_file) -> None:
+    """A ``--preset`` other than the one the ``--rules`` file names is an error (the file's
+    would win silently)."""
+    file_preset = _file_preset(rules_file) if preset is not None else None
+    if file_preset is not None and file_preset != preset:
+        raise RulesError(f"preset is given twice (--preset {preset} and preset = "
+                         f"{file_preset!r} in {rules_file}); give it once")
+
+
+def _file_preset(rules_file) -> str | None:
+    """The ``preset`` a rules file names, or None (an unreadable file is reported later, by
+    :func:`~vandatta_sim.rules.resolve_rules`, in its own words)."""
+    if rules_file is None:
+        return None
+    try:
+        with open(rules_file, "rb") as f:
+            preset = tomllib.load(f).get("preset")
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return preset if isinstance(preset, str) else None
+
+
+def warn_inert(rules: Rules, seats=None, seen: set | None = None) -> None:
+    """One line on stderr per rule setting that cannot change any game of this configuration
+    (:func:`vandatta_sim.rulebook.inert_settings`), each distinct line once per ``seen`` set.
+
+    Without ``seats`` (``rules show``) nobody's forgetting is known, so only the settings that
+    are inert whatever the seats do are reported."""
+    from ..rulebook import inert_settings, show_value
+
+    forgetting = True if seats is None else any(seats.forget)
+    for name, reason in inert_settings(rules, forgetting=forgetting):
+        value = show_value(getattr(rules, name))
+        line = f"Warning: {name} = {value} changes nothing here: {reason}"
+        if seen is None or line not in seen:
+            click.echo(line, err=True)
+        if seen is not None:
+            seen.add(line)
 
 
 def changes_text(diff) -> str:
@@ -120,7 +189,7 @@ def changes_text(diff) -> str:
 # --- the seats -----------------------------------------------------------------------------------
 
 policy_option = click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
-                             help="Policy per seat (all=expert, 0=greedy); random by default.")
+                             help="Policy per seat (all=random, 0=greedy); expert by default.")
 forget_option = click.option("--forget", multiple=True, metavar="SEAT=P",
                              help="Probability that a seat forgets the call (all=0.1, 2=0.5).")
 
@@ -130,14 +199,19 @@ def seat_options(func):
     return policy_option(forget_option(func))
 
 
-def build_seats(rules: Rules, policies, forget) -> Seats:
+def build_seats(rules: Rules, policies, forget):
+    """The :class:`~vandatta_sim.simulate.Seats` of the options (imported here: the engine
+    loads only when a command plays)."""
+    from ..simulate import Seats
+
     return Seats.build(rules.players, list(policies) or None, list(forget) or None)
 
 
 # --- the run -------------------------------------------------------------------------------------
 
 games_option = click.option("--games", type=click.IntRange(1, 10**9), default=100_000,
-                            show_default=True, help="Number of games (deals or matches).")
+                            show_default=True,
+                            help="Number of games: deals with --match single, else matches.")
 seed_option = click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
 threads_option = click.option("--threads", type=click.IntRange(1, None),
                               help="Threads (default: all cores).")
@@ -146,14 +220,24 @@ threads_option = click.option("--threads", type=click.IntRange(1, None),
 # given), and the sweep library checks them, so that a bad value reads the same from the
 # command line as from the file; the threads are checked against the backend that runs them.
 sweep_games_option = click.option("--games", type=int, metavar="N",
-                                  help="Games per configuration.")
+                                  help="Games per configuration: deals with --match single, "
+                                       "else matches.")
 sweep_seed_option = click.option("--seed", type=int, help="Seed of the sweep (default 0).")
 sweep_threads_option = click.option("--threads", type=int,
                                     help="Engine threads per chunk (default: all cores).")
 
 # --- the result store ----------------------------------------------------------------------------
 
-store_option = click.option("--store", default=DEFAULT_STORE, show_default=True, metavar="DIR",
-                            help="Results folder.")
+
+
+def store_option(func):
+    """--store DIR (the sweep's default folder; the sweep package loads where a command that
+    stores is declared, not when the command line starts)."""
+    from ..sweep import DEFAULT_STORE
+
+    return click.option("--store", default=DEFAULT_STORE, show_default=True, metavar="DIR",
+                        help="Results folder.")(func)
+
+
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Machine-readable output (JSON) on stdout.")

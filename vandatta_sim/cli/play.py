@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from ..simulate import trace_game
 from .options import (build_rules, build_seats, rules_options, seat_options, seed_option,
-                      usage_errors)
+                      usage_errors, warn_inert)
 
 
 @click.command("play")
@@ -19,12 +18,17 @@ from .options import (build_rules, build_seats, rules_options, seat_options, see
               help="Replay the game through the independent referee.")
 @usage_errors()
 def play_cmd(preset, rules_file, overrides, players, match, policies, forget, seed, game, check):
-    """Narrate one game move by move (the same game as in `simulate` with this seed)."""
+    """Narrate one game move by move (the same game as in `simulate` with this seed).
+
+    A game is what --match says, by default the preset's match format (standard: an
+    elimination match); --match single narrates one deal."""
     from ..referee import RefereeError, referee
+    from ..simulate import trace_game
     from ..trace import narrate
 
-    rules = build_rules(preset, rules_file, overrides, players, match or "single")
+    rules = build_rules(preset, rules_file, overrides, players, match)
     seats = build_seats(rules, policies, forget)
+    warn_inert(rules, seats)
     trace = trace_game(rules, seed, game, policies=seats)
     click.echo(narrate(trace))
     if check:

@@ -1,16 +1,16 @@
-"""``vandatta-sim rules``: the presets and fully resolved rules."""
+"""``vandatta-sim rules``: the presets, the rule parameters and fully resolved rules."""
 
 from __future__ import annotations
 
 import click
 
-from ..rules import PRESET_NOTES, PRESETS
-from .options import build_rules, changes_text, rules_options, usage_errors
+from ..rules import PRESET_NOTES, PRESETS, RulesError
+from .options import build_rules, changes_text, rules_options, usage_errors, warn_inert
 
 
 @click.group("rules")
 def rules_group():
-    """List the presets and show fully resolved rules."""
+    """List the presets and parameters, explain a parameter, show fully resolved rules."""
 
 
 @rules_group.command("list")
@@ -22,12 +22,44 @@ def rules_list():
         click.echo(f"{'':<22} {changes or '(the defaults)'}  key {rules.key()}")
 
 
+@rules_group.command("params")
+def rules_params():
+    """Every rule parameter: name, allowed values, default and what it decides."""
+    from ..rulebook import PARAMETERS, show_value
+
+    for p in PARAMETERS.values():
+        click.echo(f"{p.name:<24} {p.allowed}; default {show_value(p.default)}: {p.summary}")
+
+
+@rules_group.command("explain")
+@click.argument("field")
+@usage_errors()
+def rules_explain(field):
+    """Everything about rule parameter FIELD: values, default, presets, what it does."""
+    from ..rulebook import INERT, explain, show_value
+
+    p = explain(field)
+    presets = ", ".join(f"{k} ({show_value(v)})" for k, v in p.presets().items())
+    click.echo(f"{p.name}: {p.summary} ({p.section.lower()})")
+    click.echo(f"values: {p.allowed}")
+    click.echo(f"default: {show_value(p.default)}")
+    click.echo(f"presets that change it: {presets or 'none'}")
+    for inert in INERT:
+        if inert.name == p.name:
+            click.echo(f"cannot change a game when {inert.reason}")
+    click.echo("")
+    click.echo(click.wrap_text(p.detail, width=88))
+
+
 @rules_group.command("show")
 @click.argument("name", required=False)
 @rules_options
 @usage_errors()
 def rules_show(name, preset, rules_file, overrides, players, match):
     """The fully resolved rules of preset NAME (with any --rules/--set applied), as TOML."""
+    if name is not None and preset is not None and name != preset:
+        raise RulesError(f"preset is given twice ({name} and --preset {preset}); give it once")
     rules = build_rules(name or preset, rules_file, overrides, players, match)
+    warn_inert(rules)
     click.echo(f"# key {rules.key()}")
     click.echo(rules.to_toml().rstrip())

@@ -11,7 +11,7 @@ from ..rules import Rules
 from ..simulate import Seats, simulate
 from ..stats import mean_interval, proportion
 from .options import (build_rules, build_seats, games_option, rules_options, seat_options,
-                      seed_option, threads_option, usage_errors)
+                      seed_option, threads_option, usage_errors, warn_inert)
 
 
 @click.command("simulate")
@@ -27,6 +27,7 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
     """Play GAMES games and print each seat's win rate with a 95% interval."""
     rules = build_rules(preset, rules_file, overrides, players, match)
     seats = build_seats(rules, policies, forget)
+    warn_inert(rules, seats)
     check_output_path(out)
     df = simulate(rules, games, seed=seed, policies=seats, threads=threads)
     click.echo(summary_text(df, rules, seats, seed))

@@ -21,11 +21,12 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
+from ..sweep.dry_run import estimate_time
 from .interrupts import interrupts_end_the_run
-from .options import (forget_option, json_option, match_formats_option, overrides_option,
-                      player_counts_option, policy_option, preset_option, rules_file_option,
-                      store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
-                      usage_errors)
+from .options import (check_preset_once, forget_option, json_option, match_formats_option,
+                      overrides_option, player_counts_option, policy_option, preset_option,
+                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
+                      sweep_threads_option, usage_errors, warn_inert)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -80,6 +81,9 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
             raise SweepError("--store must name a folder, not ''")
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
                                      policies, forget, match, swap)
+        seen_warnings = set()  # each distinct warning once, however many configurations share it
+        for config in configs:
+            warn_inert(config.rules, config.seats, seen_warnings)
         for name, value in (("games", games), ("precision", precision), ("seed", seed),
                             ("chunk_size", chunk_size), ("max_games", max_games)):
             if value is not None:
@@ -101,6 +105,10 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
             work = plan(configs, seed=seed, chunk_size=chunk_size, store=store, **run)
             _print_plan(work, run, seed, chunk_size, store, backend, as_json)
+            if not as_json and backend == "local":
+                estimate = estimate_time(configs, work["to_run"].tolist(), threads)
+                if estimate is not None:
+                    click.echo(estimate.text())
             return
         check_run_settings(seed=seed, chunk_size=chunk_size,
                            threads=threads if backend == "local" else None, **run)
@@ -149,6 +157,7 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
             raise SweepError(f"give the grid in SWEEP_FILE or with options, not both "
                              f"({', '.join(grid_given)} given with {sweep_file})")
         return load_sweep_file(sweep_file)
+    check_preset_once(preset, rules_file)
     configs = expand_grid(preset or "standard", rules_file, overrides, vary, players,
                           policies, forget, match, swap)
     return configs, {}

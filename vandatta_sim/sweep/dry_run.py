@@ -1,11 +1,14 @@
 """The dry-run plan: what :func:`~.run.run_sweep` would run, without running anything.
 
-Per configuration: games wanted (estimated for a precision target), stored and still to run.
+Per configuration: games wanted (estimated for a precision target), stored and still to run;
+and an estimate of the time the games to run take, from a short timed calibration run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -71,3 +74,71 @@ def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
                      "swap": config.swap, "games": wanted, "estimated": precision is not None,
                      "stored": sum(stored.values()), "to_run": todo})
     return pd.DataFrame(rows)
+
+
+# --- the time estimate ---------------------------------------------------------------------------
+
+#: Games timed per configuration for the estimate, and the most seconds spent timing them:
+#: configurations beyond the budget take the mean time per game of those timed.
+CALIBRATION_GAMES = 2000
+CALIBRATION_BUDGET_S = 10.0
+
+
+@dataclass(frozen=True)
+class TimeEstimate:
+    """Seconds the games still to run would take on this machine, from a timed calibration."""
+
+    seconds: float
+    timed: int  # configurations timed
+    configs: int  # configurations with games to run
+    games_each: int
+    threads: int
+
+    def text(self) -> str:
+        timed = (f"{self.games_each:,} games of each configuration" if self.timed == self.configs
+                 else f"{self.games_each:,} games of each of {self.timed:,} of the "
+                      f"{self.configs:,} configurations (the others at their mean time per game)")
+        return (f"estimated time ≈ {format_seconds(self.seconds)} on {self.threads} thread(s) "
+                f"of this machine, engine only: an estimate from timing {timed}")
+
+
+def format_seconds(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s" if seconds >= 1 else "under 1 s"
+    minutes = seconds / 60
+    if minutes < 60:
+        return f"{minutes:.0f} min"
+    return f"{minutes / 60:.1f} h"
+
+
+def estimate_time(configs: Sequence[Config], to_run: Sequence, threads: int | None = None,
+                  games: int = CALIBRATION_GAMES,
+                  budget_s: float = CALIBRATION_BUDGET_S) -> TimeEstimate | None:
+    """Time ``games`` games of each configuration with games to run (``to_run``, per
+    configuration, in order) until ``budget_s`` is spent, and scale to the games to run.
+    None when nothing is to run. Game lengths differ a lot between rules (an ace_draw=3 deal can
+    last a thousand turns), so every configuration is timed where the budget allows."""
+    import numba
+
+    from ..simulate import check_threads, simulate
+
+    threads = check_threads(threads) or numba.get_num_threads()
+    work = [(c, int(n)) for c, n in zip(_dedupe(configs), to_run) if n == n and n]
+    if not work:
+        return None
+    per_game, spent = [], 0.0
+    for config, _ in work:
+        if per_game and spent >= budget_s:
+            break
+        run = dict(policies=config.seats, swap=config.swap, swap_seat=config.swap_seat,
+                   threads=threads)
+        simulate(config.rules, 8, seed=1, **run)  # compiles on a first run: not timed
+        start = time.perf_counter()
+        simulate(config.rules, games, seed=1, **run)
+        elapsed = time.perf_counter() - start
+        spent += elapsed
+        per_game.append(elapsed / games)
+    mean = sum(per_game) / len(per_game)
+    seconds = sum(n * (per_game[i] if i < len(per_game) else mean)
+                  for i, (_, n) in enumerate(work))
+    return TimeEstimate(seconds, len(per_game), len(work), games, threads)
