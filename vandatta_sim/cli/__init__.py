@@ -14,11 +14,16 @@ from __future__ import annotations
 
 import importlib
 
-import click
-
-from .. import __version__
 from .interrupts import exit_quietly_on_signals
-from .options import OneLineErrorGroup
+
+# Until the command's module is imported (numpy, pandas, numba: seconds), a Ctrl-C or SIGTERM
+# ends the process with one line: nothing has been written yet.
+_quiet_while_importing = exit_quietly_on_signals()
+
+import click  # noqa: E402
+
+from .. import __version__  # noqa: E402
+from .options import OneLineErrorGroup  # noqa: E402
 
 #: command name → (module in this package, command object's name), in the order of ``--help``
 COMMANDS = {
@@ -42,12 +47,9 @@ class LazyGroup(OneLineErrorGroup):
         if cmd_name not in COMMANDS:
             return None
         module, attribute = COMMANDS[cmd_name]
-        # The import takes seconds (numba, pandas): a Ctrl-C meanwhile ends with one line.
-        quiet = exit_quietly_on_signals()
-        try:
-            return getattr(importlib.import_module(f".{module}", __name__), attribute)
-        finally:
-            quiet.restore()
+        command = getattr(importlib.import_module(f".{module}", __name__), attribute)
+        _quiet_while_importing.restore()  # from here on each command handles its interrupts
+        return command
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
