@@ -16,10 +16,10 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
-from .options import (forget_option, json_option, match_formats_option, overrides_option,
-                      player_counts_option, policy_option, preset_option, rules_file_option,
-                      store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
-                      usage_errors)
+from .options import (check_store_path, forget_option, json_option, match_formats_option,
+                      overrides_option, player_counts_option, policy_option, preset_option,
+                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
+                      sweep_threads_option, usage_errors)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -74,6 +74,7 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
         if dask and scheduler:
             raise SweepError("give --dask local or --scheduler ADDR, not both")
         backend = "dask-local" if dask else scheduler or "local"
+        check_store_path(store, write=not dry_run)  # a dry run only reads the store
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
