@@ -171,37 +171,51 @@ def _is_ascii_number(text: str) -> bool:
     return text.isascii() and text.isdigit()
 
 
-class CountType(click.ParamType):
-    """A whole number from ``low`` to ``high`` written in ASCII digits (an optional sign,
-    ``_`` between digits), checked by :func:`~vandatta_sim.simulate.check_count`."""
+class AsciiInt(click.ParamType):
+    """A whole number written in ASCII digits (an optional sign, ``_`` between digits): click's
+    INT takes whatever int() reads, "٣" included, and converts a million digits slowly."""
 
     name = "integer"
+    #: More digits than any limit of this command line has.
+    MAX_DIGITS = 25
+
+    def _refuse(self, value, param, ctx):
+        self.fail(f"{shorten(repr(str(value).strip()))} is not allowed; allowed: an integer "
+                  "in ASCII digits", param, ctx)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        digits = text.lstrip("+-").replace("_", "")
+        try:
+            if not _is_ascii_number(digits) or len(digits) > self.MAX_DIGITS:
+                raise ValueError
+            return int(text)
+        except ValueError:
+            self._refuse(value, param, ctx)
+
+
+class CountType(AsciiInt):
+    """An :class:`AsciiInt` from ``low`` to ``high``, checked by
+    :func:`~vandatta_sim.simulate.check_count`; the message states the limits."""
 
     def __init__(self, what: str, low: int, high: int, high_text: str):
         self.what, self.low, self.high, self.high_text = what, low, high, high_text
 
+    def _refuse(self, value, param, ctx):
+        self.fail(f"{self.what} = {shorten(str(value).strip())} is not allowed; allowed: an "
+                  f"integer {self.low}–{self.high_text}", param, ctx)
+
     def convert(self, value, param, ctx):
-        text = shorten(str(value).strip())
-        allowed = (f"{self.what} = {text} is not allowed; allowed: an integer "
-                   f"{self.low}–{self.high_text}")
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            digits = str(value).strip().lstrip("+-").replace("_", "")
-            # 25 digits are more than every limit has; longer input is refused before int()
-            # works on it (a million digits take seconds to convert)
-            try:
-                if not _is_ascii_number(digits) or len(digits) > 25:
-                    raise ValueError
-                number = int(str(value).strip())
-            except ValueError:
-                self.fail(allowed, param, ctx)
+        number = super().convert(value, param, ctx)
         try:
             return check_count(number, self.what, self.low, self.high)
         except SimulationError:
-            self.fail(allowed, param, ctx)
+            self._refuse(value, param, ctx)
 
 
+ASCII_INT = AsciiInt()
 SEED_TYPE = CountType("seed", 0, MAX_SEED, "2^63−1")
 
 # --- the run -------------------------------------------------------------------------------------
@@ -211,7 +225,8 @@ games_option = click.option("--games", type=CountType("games", 1, MAX_SIMULATE_G
                             help="Number of games (deals or matches), 1–10^9.")
 seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True,
                            help="Seed of the run, 0–2^63−1.")
-threads_option = click.option("--threads", type=click.IntRange(1, None),
+# threads are checked against the machine's cores by the library (check_threads)
+threads_option = click.option("--threads", type=ASCII_INT,
                               help="Threads (default: all cores).")
 game_index_option = click.option("--game", type=CountType("game", 0, MAX_GAME_INDEX, "2^62"),
                                  default=0, show_default=True,
@@ -227,7 +242,7 @@ sweep_games_option = click.option("--games", metavar="N",
                                   help="Games per configuration, 1–2^62.")
 sweep_seed_option = click.option("--seed", type=SEED_TYPE,
                                  help="Seed of the sweep, 0–2^63−1 (default 0).")
-sweep_threads_option = click.option("--threads", type=int,
+sweep_threads_option = click.option("--threads", type=ASCII_INT,
                                     help="Engine threads per chunk (default: all cores).")
 
 # --- the result store ----------------------------------------------------------------------------

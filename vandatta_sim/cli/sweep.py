@@ -16,10 +16,10 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
-from .options import (check_store_path, forget_option, json_option, match_formats_option,
-                      overrides_option, player_counts_option, policy_option, preset_option,
-                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
-                      sweep_threads_option, usage_errors)
+from .options import (ASCII_INT, check_store_path, forget_option, json_option,
+                      match_formats_option, overrides_option, player_counts_option,
+                      policy_option, preset_option, rules_file_option, store_option,
+                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -37,10 +37,10 @@ from .options import (check_store_path, forget_option, json_option, match_format
 @sweep_games_option
 @click.option("--precision", type=float, metavar="H",
               help="Instead of --games: play until every seat's win-rate 95% half-width ≤ H.")
-@click.option("--max-games", type=int, metavar="N",
+@click.option("--max-games", type=ASCII_INT, metavar="N",
               help=f"Cap per configuration with --precision (default {DEFAULT_MAX_GAMES:,}).")
 @sweep_seed_option
-@click.option("--chunk-size", type=int, metavar="N",
+@click.option("--chunk-size", type=ASCII_INT, metavar="N",
               help=f"Games per stored chunk (default {DEFAULT_CHUNK_SIZE:,}).")
 @store_option
 @click.option("--dask", type=click.Choice(["local"]), help="Run on a Dask LocalCluster.")
