@@ -139,12 +139,17 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
     return configs, {}
 
 
+def _total(column) -> int:
+    """A column's sum in Python integers: int64 wraps past 2^63 (two configurations of 2^62)."""
+    return sum(int(value) for value in column)
+
+
 def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     if as_json:
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
                "configs": summary_records(work),
-               "games_to_run": None if work["to_run"].isna().any() else int(work["to_run"].sum())}
+               "games_to_run": None if work["to_run"].isna().any() else _total(work["to_run"])}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     header = ["key", "configuration", "players", "policies", "match", "games", "stored",
@@ -167,5 +172,5 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     chunks = "" if run["precision"] is not None else (
         f" in {sum(-(-int(g) // chunk_size) for g in work['to_run'] if g):,} chunk(s)")
     click.echo(f"\n{n} configurations, seed {seed}, chunks of {chunk_size:,}, store {store}, "
-               f"backend {backend}: {approx}{int(todo.sum()):,} games to run{chunks} "
+               f"backend {backend}: {approx}{_total(todo):,} games to run{chunks} "
                f"({int(work['stored'].sum()):,} stored); dry run, nothing was run")
