@@ -273,3 +273,34 @@ def test_hostile_input(case: Case, tmp_path, monkeypatch):
         for name, content in before.items():
             assert after.get(name, b"gone") == content, name
         assert not [n for n in after if n.endswith(".tmp")], after  # no temporary file left
+
+
+def test_a_web_server_at_the_scheduler_address_is_one_line(tmp_path, monkeypatch):
+    """Something that answers, but not as Dask: its reply read as a frame length once made Dask
+    allocate exabytes (a MemoryError traceback)."""
+    pytest.importorskip("distributed")
+    import socket
+    import threading
+
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+
+    def answer():
+        for _ in range(5):  # Dask may retry
+            try:
+                conn, _ = server.accept()
+            except OSError:
+                return
+            with conn:
+                conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n" * 4)
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        code, out, err = _run_here(
+            (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{port}"),
+            tmp_path, monkeypatch, timed=False)
+    finally:
+        server.close()
+    lines = [line for line in (out + err).splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("Error: cannot connect"), lines
+    assert list(tmp_path.iterdir()) == []

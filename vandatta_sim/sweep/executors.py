@@ -21,9 +21,11 @@ imports nothing of :mod:`.run`.
 
 from __future__ import annotations
 
+import importlib.util
 import ipaddress
 import os
 import re
+import socket
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -145,6 +147,8 @@ class DaskExecutor:
     """Submits chunks to a Dask cluster; workers return DataFrames, this process writes them."""
 
     def __init__(self, backend, threads: int | None):
+        if isinstance(backend, str) and backend != "dask-local":
+            reach_scheduler(backend)  # before the second it takes to import distributed
         distributed = _import_distributed()
         self._cluster = None
         self._own_client = True
@@ -169,6 +173,11 @@ class DaskExecutor:
             except (OSError, TimeoutError) as exc:
                 raise SweepError(f"cannot connect to the Dask scheduler at {backend}: "
                                  f"{' '.join(str(exc).split()) or type(exc).__name__}") from None
+            except Exception as exc:  # noqa: BLE001 - e.g. a web server there: Dask reads its
+                # reply as a frame length and fails to allocate exabytes
+                raise SweepError(f"cannot connect to the Dask scheduler at {backend}: what "
+                                 f"answers there is not a Dask scheduler ({type(exc).__name__})"
+                                 ) from None
             self.threads = threads
             self.name = f"dask {backend}"
         else:
@@ -259,6 +268,25 @@ def check_scheduler_address(address: str) -> str:
                      f"{SCHEDULER_FORMS}")
 
 
+def reach_scheduler(address: str) -> None:
+    """SweepError unless something accepts a TCP connection at the scheduler ``address``: a
+    wrong host or port is one line at once (connection refused), a silent firewall after
+    :data:`SCHEDULER_CONNECT_TIMEOUT` seconds, before Dask retries for its own timeout."""
+    found = _SCHEDULER_ADDRESS.fullmatch(check_scheduler_address(address))
+    host = found["host"].strip("[]")
+    try:
+        socket.create_connection((host, int(found["port"])),
+                                 timeout=SCHEDULER_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else _reason(exc)
+        raise SweepError(f"cannot connect to the Dask scheduler at {address}: {reason}"
+                         ) from None
+
+
+def _reason(exc: OSError) -> str:
+    return " ".join(str(exc.strerror or exc).split()) or type(exc).__name__
+
+
 def check_backend(backend) -> str:
     """``local``, ``dask-local`` or a scheduler address (``tcp://HOST:PORT``); SweepError
     otherwise or when dask is missing for a Dask backend."""
@@ -274,7 +302,8 @@ def check_backend(backend) -> str:
                          "dask-local or a scheduler address such as tcp://HOST:PORT")
     if backend != "dask-local":
         check_scheduler_address(backend)
-    _import_distributed()
+    if importlib.util.find_spec("distributed") is None:  # not imported here: it takes seconds
+        _import_distributed()  # the one message for a missing dask.distributed
     return backend
 
 
