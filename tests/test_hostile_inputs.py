@@ -273,6 +273,10 @@ def test_hostile_input(case: Case, tmp_path, monkeypatch):
         for name, content in before.items():
             assert after.get(name, b"gone") == content, name
         assert not [n for n in after if n.endswith(".tmp")], after  # no temporary file left
+        umask = os.umask(0o022)
+        os.umask(umask)
+        for name in set(after) - set(before):  # written with the usual mode, not mkstemp's
+            assert (work / name).stat().st_mode & 0o777 == 0o666 & ~umask, name
 
 
 def test_a_web_server_at_the_scheduler_address_is_one_line(tmp_path, monkeypatch):

@@ -91,6 +91,17 @@ def check_output_file(path, what: str, suffixes: tuple[str, ...] = ()) -> Path:
     return Path(text)
 
 
+def _new_file_mode(path: str) -> int:
+    """The mode ``open(path, "w")`` would give: the file's own if it exists, else 0666 less
+    the umask (read by setting it and putting it back: there is no other way to read it)."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomically(path, write: Callable[[str], object], what: str = "output") -> None:
     """Call ``write(temporary_name)`` and rename the result onto ``path``.
 
@@ -107,6 +118,7 @@ def write_atomically(path, write: Callable[[str], object], what: str = "output")
     os.close(fd)
     try:
         write(tmp)
+        os.chmod(tmp, _new_file_mode(path))  # mkstemp's 0600, else the user's usual mode
         os.replace(tmp, path)
     except OSError as exc:
         raise PathError(f"{what} {_show(path)}: cannot write: {_reason(exc)}") from None
