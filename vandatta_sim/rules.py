@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cards
+from .paths import PathError, loads_toml, read_text_file, shorten
 
 
 class RulesError(ValueError):
@@ -327,7 +328,7 @@ def parse_override(text: str) -> tuple[str, object]:
     if name not in _FIELD_NAMES:
         raise _unknown("field", name, _FIELD_NAMES)
     try:
-        parsed = tomllib.loads("v = " + raw)
+        parsed = loads_toml("v = " + raw)
     except tomllib.TOMLDecodeError:
         return name, raw  # bare words: scale=hundred, match=elimination:100, decks=auto
     # "1\nplayers = 3" parses as two keys; only a single value counts as TOML.
@@ -341,9 +342,10 @@ def _in(source: str, exc: RulesError) -> RulesError:
 
 def _from_text(text: str, source: str, base: str | None = None) -> Rules:
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)  # a nesting limit instead of a RecursionError
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"rules: {source}: invalid TOML: {' '.join(str(exc).split())}") from None
+        raise RulesError(f"rules: {shorten(source)}: invalid TOML: "
+                         f"{' '.join(str(exc).split())}") from None
     preset = data.pop("preset", base or "standard")  # the file's own preset wins over base
     try:
         if not isinstance(preset, str):
@@ -360,13 +362,11 @@ def load_rules_text(text: str, source: str = "<string>") -> Rules:
 
 
 def _read(path: str | Path) -> str:
+    """The text of a rules file: a regular UTF-8 file within the size limit of user files."""
     try:
-        return Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise RulesError(f"rules: cannot read {path}: not UTF-8 text") from None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise RulesError(f"rules: cannot read {path}: {' '.join(reason.split())}") from None
+        return read_text_file(path)
+    except PathError as exc:
+        raise RulesError(f"rules: {exc}") from None
 
 
 def load_rules_file(path: str | Path) -> Rules:

@@ -123,7 +123,7 @@ def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
         if seat == "all":
             values = [parse(value)] * n_seats
             continue
-        if not seat.isdigit() or not 0 <= int(seat) < n_seats:
+        if not (seat.isascii() and seat.isdigit()) or not 0 <= int(seat) < n_seats:
             raise SimulationError(
                 f"{what}: seat {seat!r} is not allowed; allowed: all, 0–{n_seats - 1}")
         values[int(seat)] = parse(value)

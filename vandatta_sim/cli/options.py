@@ -21,6 +21,7 @@ import tomllib
 
 import click
 
+from ..paths import MAX_ECHO, check_output_file, check_store_folder, shorten
 from ..rules import Rules, RulesError, parse_override, resolve_rules
 
 # --- errors --------------------------------------------------------------------------------------
@@ -30,7 +31,19 @@ from ..rules import Rules, RulesError, parse_override, resolve_rules
 #: that this module need not import the engine.
 LIBRARY_ERRORS = (("vandatta_sim.rules", "RulesError"),
                   ("vandatta_sim.simulate", "SimulationError"),
-                  ("vandatta_sim.sweep.config", "SweepError"))
+                  ("vandatta_sim.sweep.config", "SweepError"),
+                  ("vandatta_sim.paths", "PathError"))
+#: An error line is cut to this length; its words (echoed values) to MAX_ECHO characters each.
+MAX_ERROR_LINE = 1000
+
+
+def one_line(message: str) -> str:
+    """An error message as one readable line: an echoed input can be megabytes long."""
+    words = [shorten(word) if len(word) > MAX_ECHO else word for word in str(message).split()]
+    text = " ".join(words)
+    if len(text) > MAX_ERROR_LINE:  # keep the end: it says what is allowed
+        text = f"{text[:MAX_ERROR_LINE // 2]} … {text[-MAX_ERROR_LINE // 2 + 3:]}"
+    return text
 
 
 def library_errors() -> tuple[type[Exception], ...]:
@@ -64,11 +77,16 @@ class OneLineErrorGroup(click.Group):
         except click.ClickException as exc:
             if isinstance(exc, click.UsageError):
                 exc.ctx = None
-            exc.show()
+            click.echo(f"Error: {one_line(exc.format_message())}", err=True)
             sys.exit(exc.exit_code)
         except click.Abort:
             click.echo("Aborted.", err=True)
             sys.exit(130)
+        except MemoryError:
+            # the last resort of a run too large for this machine: one line, not a traceback
+            click.echo("Error: out of memory: this machine cannot hold the run; ask for fewer "
+                       "games at once", err=True)
+            sys.exit(2)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -96,7 +114,7 @@ def _player_counts(ctx, param, value):
     out = []
     for part in value.split(","):
         part = part.strip()
-        if not part.isdigit():
+        if not _is_ascii_number(part):
             raise click.BadParameter(f"{value!r}: allowed: player counts 2–10, e.g. 2,3,4")
         out.append(int(part))
     return tuple(out)
@@ -207,23 +225,100 @@ def build_seats(rules: Rules, policies, forget):
     return Seats.build(rules.players, list(policies) or None, list(forget) or None)
 
 
+# --- numbers -----------------------------------------------------------------------------------
+
+#: Seeds fit a signed 64-bit integer, the widest integer the store's tables and JSON readers
+#: in other languages keep exactly (numpy's SeedSequence itself would take any size).
+MAX_SEED = 2**63 - 1
+#: The kernel holds a game index as a signed 64-bit integer and adds the index within the run
+#: to the first game's (first_game + g): 2^62 leaves room for any run that starts there.
+MAX_GAME_INDEX = 2**62
+#: The most games one simulate run plays (the limit it had before these types).
+MAX_SIMULATE_GAMES = 10**9
+#: A sweep configuration's games are game indices 0 … games - 1 of its seed.
+MAX_SWEEP_GAMES = MAX_GAME_INDEX
+
+
+def _is_ascii_number(text: str) -> bool:
+    """Only ASCII digits make a number: str.isdigit() also accepts "²", int() reads "٣"."""
+    return text.isascii() and text.isdigit()
+
+
+class AsciiInt(click.ParamType):
+    """A whole number written in ASCII digits (an optional sign, ``_`` between digits): click's
+    INT takes whatever int() reads, "٣" included, and converts a million digits slowly."""
+
+    name = "integer"
+    #: More digits than any limit of this command line has.
+    MAX_DIGITS = 25
+
+    def _refuse(self, value, param, ctx):
+        self.fail(f"{shorten(repr(str(value).strip()))} is not allowed; allowed: an integer "
+                  "in ASCII digits", param, ctx)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        text = str(value).strip()
+        digits = text.lstrip("+-").replace("_", "")
+        try:
+            if not _is_ascii_number(digits) or len(digits) > self.MAX_DIGITS:
+                raise ValueError
+            return int(text)
+        except ValueError:
+            self._refuse(value, param, ctx)
+
+
+class CountType(AsciiInt):
+    """An :class:`AsciiInt` from ``low`` to ``high``, checked by
+    :func:`~vandatta_sim.simulate.check_count`; the message states the limits."""
+
+    def __init__(self, what: str, low: int, high: int, high_text: str):
+        self.what, self.low, self.high, self.high_text = what, low, high, high_text
+
+    def _refuse(self, value, param, ctx):
+        self.fail(f"{self.what} = {shorten(str(value).strip())} is not allowed; allowed: an "
+                  f"integer {self.low}–{self.high_text}", param, ctx)
+
+    def convert(self, value, param, ctx):
+        from ..simulate import SimulationError, check_count  # the engine loads only to play
+
+        number = super().convert(value, param, ctx)
+        try:
+            return check_count(number, self.what, self.low, self.high)
+        except SimulationError:
+            self._refuse(value, param, ctx)
+
+
+ASCII_INT = AsciiInt()
+SEED_TYPE = CountType("seed", 0, MAX_SEED, "2^63−1")
+
 # --- the run -------------------------------------------------------------------------------------
 
-games_option = click.option("--games", type=click.IntRange(1, 10**9), default=100_000,
-                            show_default=True,
-                            help="Number of games: deals with --match single, else matches.")
-seed_option = click.option("--seed", type=click.IntRange(0, None), default=0, show_default=True)
-threads_option = click.option("--threads", type=click.IntRange(1, None),
+games_option = click.option("--games", type=CountType("games", 1, MAX_SIMULATE_GAMES, "10^9"),
+                            default=100_000, show_default=True,
+                            help="Number of games, 1–10^9: deals with --match single, else matches.")
+seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True,
+                           help="Seed of the run, 0–2^63−1.")
+# threads are checked against the machine's cores by the library (check_threads)
+threads_option = click.option("--threads", type=ASCII_INT,
                               help="Threads (default: all cores).")
+game_index_option = click.option("--game", type=CountType("game", 0, MAX_GAME_INDEX, "2^62"),
+                                 default=0, show_default=True,
+                                 help="Index of the game in the run with this seed, 0–2^62.")
 
 # The sweep's run settings override those of a sweep file, so they default to None (not
 # given), and the sweep library checks them, so that a bad value reads the same from the
 # command line as from the file; the threads are checked against the backend that runs them.
-sweep_games_option = click.option("--games", type=int, metavar="N",
-                                  help="Games per configuration: deals with --match single, "
-                                       "else matches.")
-sweep_seed_option = click.option("--seed", type=int, help="Seed of the sweep (default 0).")
-sweep_threads_option = click.option("--threads", type=int,
+# --games and --seed are also CountTypes: ASCII digits within the limits, before int() or the
+# dry run's arithmetic sees them.
+sweep_games_option = click.option("--games", metavar="N",
+                                  type=CountType("games", 1, MAX_SWEEP_GAMES, "2^62"),
+                                  help="Games per configuration, 1–2^62: deals with "
+                                       "--match single, else matches.")
+sweep_seed_option = click.option("--seed", type=SEED_TYPE,
+                                 help="Seed of the sweep, 0–2^63−1 (default 0).")
+sweep_threads_option = click.option("--threads", type=ASCII_INT,
                                     help="Engine threads per chunk (default: all cores).")
 
 # --- the result store ----------------------------------------------------------------------------
@@ -239,5 +334,22 @@ def store_option(func):
                         help="Results folder.")(func)
 
 
+json_option = click.option("--json", "as_json", is_flag=True,
+                           help="Machine-readable output (JSON) on stdout.")
+
+
+def check_user_file(out: str | None, suffixes: tuple[str, ...], what: str = "--out") -> None:
+    """A user file to write: one Error line (exit 2) before any work for a path that cannot
+    be written (see :func:`vandatta_sim.paths.check_output_file`)."""
+    if out is not None:
+        with usage_errors():
+            check_output_file(out, what, suffixes)
+
+
+def check_store_path(store, write: bool = True) -> None:
+    """The --store folder: one Error line (exit 2) before any work for a path that is not a
+    folder or, with ``write``, where nothing can be created."""
+    with usage_errors():
+        check_store_folder(store, "--store", write=write)
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Machine-readable output (JSON) on stdout.")

@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import click
 
-from .options import (build_rules, build_seats, rules_options, seat_options, seed_option,
-                      usage_errors, warn_inert)
+from .options import (build_rules, build_seats, game_index_option, rules_options, seat_options,
+                      seed_option, usage_errors, warn_inert)
 
 
 @click.command("play")
 @rules_options
 @seat_options
 @seed_option
-@click.option("--game", type=click.IntRange(0, None), default=0, show_default=True,
-              help="Index of the game in the run with this seed.")
+@game_index_option
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay the game through the independent referee.")
 @usage_errors()

@@ -19,7 +19,7 @@ from .. import tables
 from ..simulate import Seats
 from ..store import MissingKeyError, Store, UnsafeStoreError
 from ..sweep import format_table, stored_summary, summary_records
-from .options import changes_text, json_option, store_option
+from .options import changes_text, check_store_path, json_option, store_option
 from .simulate import write_table
 
 
@@ -35,8 +35,7 @@ def _policies_text(value) -> str:
 
 
 def _open(store: str) -> Store:
-    if not store:
-        raise click.UsageError("--store must name a folder, not ''")
+    check_store_path(store, write=False)
     return Store(store)
 
 

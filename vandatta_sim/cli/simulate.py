@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 import numpy as np
 
+from ..paths import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
 from ..stats import mean_interval, proportion
-from .options import (build_rules, build_seats, games_option, rules_options, seat_options,
-                      seed_option, threads_option, usage_errors, warn_inert)
+from .options import (build_rules, build_seats, check_user_file, games_option, rules_options,
+                      seat_options, seed_option, threads_option, usage_errors, warn_inert)
 
 
 @click.command("simulate")
@@ -37,12 +38,8 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
 
 
 def check_output_path(out: str | None) -> None:
-    if out is None:
-        return
-    if Path(out).suffix.lower() not in (".parquet", ".csv"):
-        raise click.UsageError(f"--out {out!r}: the file name must end in .parquet or .csv")
-    if not Path(out).resolve().parent.is_dir():
-        raise click.UsageError(f"--out {out!r}: folder {str(Path(out).parent)!r} does not exist")
+    """--out: a .parquet or .csv file that can be written (one Error line before any work)."""
+    check_user_file(out, (".parquet", ".csv"))
 
 
 def summary_text(df, rules: Rules, seats: Seats, seed: int) -> str:
@@ -65,14 +62,9 @@ def summary_text(df, rules: Rules, seats: Seats, seed: int) -> str:
 
 
 def write_table(df, out: str) -> None:
-    """Write to a temporary name and rename, so an interrupted write leaves nothing behind."""
-    path = Path(out)
-    tmp = path.with_name(f".tmp-{path.name}")
-    try:
-        if path.suffix.lower() == ".csv":
-            df.to_csv(tmp, index=False)
-        else:
-            df.to_parquet(tmp, index=False)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    """Write to a unique temporary name and rename, so an interrupted write leaves nothing
+    behind and no other file is touched."""
+    if Path(out).suffix.lower() == ".csv":
+        write_atomically(out, lambda tmp: df.to_csv(tmp, index=False), "--out")
+    else:
+        write_atomically(out, lambda tmp: df.to_parquet(tmp, index=False), "--out")

@@ -23,10 +23,11 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
 from .. import tables
 from ..sweep.dry_run import estimate_time
 from .interrupts import interrupts_end_the_run
-from .options import (check_preset_once, forget_option, json_option, match_formats_option,
-                      overrides_option, player_counts_option, policy_option, preset_option,
-                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
-                      sweep_threads_option, usage_errors, warn_inert)
+from .options import (ASCII_INT, check_preset_once, check_store_path, forget_option, json_option,
+                      match_formats_option, overrides_option, player_counts_option,
+                      policy_option, preset_option, rules_file_option, store_option,
+                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors,
+                      warn_inert)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -44,10 +45,10 @@ from .options import (check_preset_once, forget_option, json_option, match_forma
 @sweep_games_option
 @click.option("--precision", type=float, metavar="H",
               help="Instead of --games: play until every seat's win-rate 95% half-width ≤ H.")
-@click.option("--max-games", type=int, metavar="N",
+@click.option("--max-games", type=ASCII_INT, metavar="N",
               help=f"Cap per configuration with --precision (default {DEFAULT_MAX_GAMES:,}).")
 @sweep_seed_option
-@click.option("--chunk-size", type=int, metavar="N",
+@click.option("--chunk-size", type=ASCII_INT, metavar="N",
               help=f"Games per stored chunk (default {DEFAULT_CHUNK_SIZE:,}).")
 @store_option
 @click.option("--dask", type=click.Choice(["local"]), help="Run on a Dask LocalCluster.")
@@ -77,8 +78,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
            swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
            dry_run, as_json, stop_requested):
     with usage_errors():
-        if not store:
-            raise SweepError("--store must name a folder, not ''")
+        check_store_path(store, write=not dry_run)  # a dry run only reads the store
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
                                      policies, forget, match, swap)
         seen_warnings = set()  # each distinct warning once, however many configurations share it
@@ -163,12 +163,17 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
     return configs, {}
 
 
+def _total(column) -> int:
+    """A column's sum in Python integers: int64 wraps past 2^63 (two configurations of 2^62)."""
+    return sum(int(value) for value in column)
+
+
 def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     if as_json:
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
                "configs": summary_records(work),
-               "games_to_run": None if work["to_run"].isna().any() else int(work["to_run"].sum())}
+               "games_to_run": None if work["to_run"].isna().any() else _total(work["to_run"])}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
         return
     header = ["key", "configuration", "players", "policies", "match", "games", "stored",
@@ -191,5 +196,5 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     chunks = "" if run["precision"] is not None else (
         f" in {sum(-(-int(g) // chunk_size) for g in work['to_run'] if g):,} chunk(s)")
     click.echo(f"\n{n} configurations, seed {seed}, chunks of {chunk_size:,}, store {store}, "
-               f"backend {backend}: {approx}{int(todo.sum()):,} games to run{chunks} "
+               f"backend {backend}: {approx}{_total(todo):,} games to run{chunks} "
                f"({int(work['stored'].sum()):,} stored); dry run, nothing was run")

@@ -42,6 +42,18 @@ def _precision_estimate(store: Store, key: str, players: int, stored: dict[int, 
     return min(-(-wanted // chunk_size) * chunk_size, max_games)
 
 
+def _games_to_run(wanted: int, chunk_size: int, stored: dict[int, int]) -> int:
+    """Games of the ``wanted`` still to run: all of them less those of the complete chunks
+    stored. Arithmetic over the stored chunks only, so 10^15 games are planned at once."""
+    chunks = -(-wanted // chunk_size)
+    done = 0
+    for c, rows in stored.items():
+        need = min(chunk_size, wanted - c * chunk_size)
+        if 0 <= c < chunks and rows >= need:
+            done += need
+    return wanted - done
+
+
 def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
          chunk_size=DEFAULT_CHUNK_SIZE, store=DEFAULT_STORE, max_games=None) -> pd.DataFrame:
     """What :func:`run_sweep` would do, without running anything: per configuration its key,
@@ -63,12 +75,7 @@ def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
                                          chunk_size, int(max_games))
         else:
             wanted = None
-        if wanted is None:
-            todo = None
-        else:
-            todo = sum(min(chunk_size, wanted - c * chunk_size)
-                       for c in range(-(-wanted // chunk_size))
-                       if stored.get(c, 0) < min(chunk_size, wanted - c * chunk_size))
+        todo = None if wanted is None else _games_to_run(wanted, chunk_size, stored)
         rows.append({"key": key, "label": config.label, "players": config.rules.players,
                      "policies": config.seats.describe(), "match": config.rules.match,
                      "swap": config.swap, "games": wanted, "estimated": precision is not None,

@@ -21,7 +21,11 @@ imports nothing of :mod:`.run`.
 
 from __future__ import annotations
 
+import importlib.util
+import ipaddress
 import os
+import re
+import socket
 import threading
 from collections import deque
 from dataclasses import dataclass
@@ -30,6 +34,7 @@ from typing import Protocol, runtime_checkable
 import pandas as pd
 
 from .. import ENGINE_VERSION
+from ..paths import shorten
 from ..simulate import simulate
 from .config import Config, SweepError
 
@@ -142,6 +147,8 @@ class DaskExecutor:
     """Submits chunks to a Dask cluster; workers return DataFrames, this process writes them."""
 
     def __init__(self, backend, threads: int | None):
+        if isinstance(backend, str) and backend != "dask-local":
+            reach_scheduler(backend)  # before the second it takes to import distributed
         distributed = _import_distributed()
         self._cluster = None
         self._own_client = True
@@ -161,11 +168,16 @@ class DaskExecutor:
             self.name = f"dask-local ({workers} workers × {per_chunk} threads)"
         elif isinstance(backend, str):
             try:
-                # the connect timeout is dask's (distributed.comm.timeouts.connect, 30 s)
-                self.client = distributed.Client(backend)
+                self.client = distributed.Client(check_scheduler_address(backend),
+                                                 timeout=SCHEDULER_CONNECT_TIMEOUT)
             except (OSError, TimeoutError) as exc:
                 raise SweepError(f"cannot connect to the Dask scheduler at {backend}: "
                                  f"{' '.join(str(exc).split()) or type(exc).__name__}") from None
+            except Exception as exc:  # noqa: BLE001 - e.g. a web server there: Dask reads its
+                # reply as a frame length and fails to allocate exabytes
+                raise SweepError(f"cannot connect to the Dask scheduler at {backend}: what "
+                                 f"answers there is not a Dask scheduler ({type(exc).__name__})"
+                                 ) from None
             self.threads = threads
             self.name = f"dask {backend}"
         else:
@@ -227,6 +239,54 @@ class DaskExecutor:
 # --- backends: a new one (multiprocessing, Ray) is added to these two functions only ----------
 
 
+#: The scheduler addresses a sweep accepts: Dask's TCP transport, to a host name, an IPv4
+#: address or a bracketed IPv6 address, and a port. Other Dask transports (inproc, ucx, tls,
+#: ws) need settings this command line does not carry; anything else would reach the Dask
+#: library unchecked and end in its traceback.
+_SCHEDULER_ADDRESS = re.compile(
+    r"tcp://(?P<host>[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252}[A-Za-z0-9])?"
+    r"|\[[0-9A-Fa-f:.]{2,45}\]):(?P<port>[0-9]{1,5})", re.ASCII)
+SCHEDULER_FORMS = ("tcp://HOST:PORT (HOST a name, an IPv4 address or an [IPv6] address in "
+                   "brackets, PORT 1–65535)")
+#: Seconds to wait for a scheduler to answer: a wrong port or a firewall is reported within
+#: seconds instead of after Dask's default of 30 s.
+SCHEDULER_CONNECT_TIMEOUT = 3
+
+
+def check_scheduler_address(address: str) -> str:
+    """``address`` if it is a scheduler address of :data:`SCHEDULER_FORMS`, else SweepError."""
+    found = _SCHEDULER_ADDRESS.fullmatch(address)
+    if found and 1 <= int(found["port"]) <= 65535:
+        if not found["host"].startswith("["):
+            return address
+        try:
+            ipaddress.IPv6Address(found["host"][1:-1])
+            return address
+        except ValueError:
+            pass
+    raise SweepError(f"scheduler address {shorten(repr(address))} is not allowed; allowed: "
+                     f"{SCHEDULER_FORMS}")
+
+
+def reach_scheduler(address: str) -> None:
+    """SweepError unless something accepts a TCP connection at the scheduler ``address``: a
+    wrong host or port is one line at once (connection refused), a silent firewall after
+    :data:`SCHEDULER_CONNECT_TIMEOUT` seconds, before Dask retries for its own timeout."""
+    found = _SCHEDULER_ADDRESS.fullmatch(check_scheduler_address(address))
+    host = found["host"].strip("[]")
+    try:
+        socket.create_connection((host, int(found["port"])),
+                                 timeout=SCHEDULER_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        reason = "timed out" if isinstance(exc, TimeoutError) else _reason(exc)
+        raise SweepError(f"cannot connect to the Dask scheduler at {address}: {reason}"
+                         ) from None
+
+
+def _reason(exc: OSError) -> str:
+    return " ".join(str(exc.strerror or exc).split()) or type(exc).__name__
+
+
 def check_backend(backend) -> str:
     """``local``, ``dask-local`` or a scheduler address (``tcp://HOST:PORT``); SweepError
     otherwise or when dask is missing for a Dask backend."""
@@ -235,12 +295,15 @@ def check_backend(backend) -> str:
     if not isinstance(backend, str):
         if hasattr(backend, "submit") and hasattr(backend, "nthreads"):
             return "dask-client"  # a distributed.Client given by a Python caller
-        raise SweepError(f"backend {backend!r} is not allowed; allowed: local, dask-local "
-                         "or a scheduler address tcp://HOST:PORT")
+        raise SweepError(f"backend {shorten(repr(backend))} is not allowed; allowed: local, "
+                         "dask-local or a scheduler address tcp://HOST:PORT")
     if backend != "dask-local" and "://" not in backend:
-        raise SweepError(f"backend {backend!r} is not allowed; allowed: local, dask-local or a "
-                         "scheduler address such as tcp://HOST:PORT")
-    _import_distributed()
+        raise SweepError(f"backend {shorten(repr(backend))} is not allowed; allowed: local, "
+                         "dask-local or a scheduler address such as tcp://HOST:PORT")
+    if backend != "dask-local":
+        check_scheduler_address(backend)
+    if importlib.util.find_spec("distributed") is None:  # not imported here: it takes seconds
+        _import_distributed()  # the one message for a missing dask.distributed
     return backend
 
 

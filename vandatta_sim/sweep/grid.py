@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..paths import PathError, loads_toml, read_text_file
 from ..rules import Rules, RulesError, parse_override, resolve_rules
 from ..simulate import Seats, SimulationError, check_probability, check_swap_rank
 from .config import Config, SweepError, _check_run_settings, _checked, _dedupe
@@ -186,6 +187,8 @@ def _int_list(values, what: str, low: int | None = None) -> list[int]:
         try:
             if isinstance(v, bool) or (isinstance(v, float) and not v.is_integer()):
                 raise ValueError
+            if isinstance(v, str) and not v.isascii():
+                raise ValueError  # int() reads other scripts' digits; a count is ASCII
             n = int(v)
         except (TypeError, ValueError):
             raise SweepError(f"{what} {v!r} is not allowed; allowed: integers, "
@@ -378,13 +381,11 @@ def load_sweep_file(path) -> tuple[list[Config], dict]:
     Every problem raises :class:`SweepError` (or :class:`RulesError`) naming the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise _file_error(path, "cannot read: not UTF-8 text") from None
-    except OSError as exc:
-        raise _file_error(path, f"cannot read: {exc.strerror or exc}") from None
+        text = read_text_file(path)  # a regular file within the size limit of user files
+    except PathError as exc:
+        raise SweepError(f"sweep file: {exc}") from None
     try:
-        data = tomllib.loads(text)
+        data = loads_toml(text)  # a nesting limit instead of a RecursionError
     except tomllib.TOMLDecodeError as exc:
         raise _file_error(path, f"invalid TOML: {' '.join(str(exc).split())}") from None
     known = (*_RUN_KEYS, *_GRID_KEYS, "grid")
