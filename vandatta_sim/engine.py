@@ -108,7 +108,7 @@ H_SIZE = H_AHEAD + 1
 
 EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
 
-# --- policies: to add one, write its branches in the "policies" section and add its name here --
+# --- policies: to add one, add its name here and its branches in the section "policies" -----
 POLICIES = ("random", "greedy", "expert", "eight-dumper")
 POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(len(POLICIES))
 
@@ -574,8 +574,34 @@ def _legal(C, G, lo, count, on_top):
 
 
 # ================================================================================================
-# policies
+# policies: every decision a player makes, side by side
 # ================================================================================================
+# A policy is its name in POLICIES (its number POL_* is the index there) and its branches in the
+# decisions of this section; no other part of the kernel looks at a policy's number. The rules
+# have decided what is allowed before a decision is asked for; the decision only picks:
+#   _choose        which card to play from the mask of legal cards (none: -1); -1 = draw
+#                  instead, which only a caller that passes ``may_pass`` (must_play off) accepts
+#   _choose_suit   which suit to name after an eight or a super-eight joker, one of a set of
+#                  suits (bit s = suit s) that the rules allow
+#   _choose_stack  whether to go on stacking and with which card: one of a mask of same-rank
+#                  cards that the rules let it stack, or -1 to stop
+#   _min_opponent_for   what p's own move is told about the opponents' hand sizes
+# A decision may read the player's own hand (H[p], H[HI + p]), the run's constants C (rules,
+# scale) and what its arguments say (public facts: the hand size, the suits the next player has
+# shown it lacks, the smallest opponent hand); it reads no other hand and not the talon. It
+# changes no state, except that it may take numbers from the game's random stream
+# (``_rand_below(H, k)``, as `random` does). A policy without a branch in a decision gets that
+# decision's last lines, the shared default. Today's policies:
+#   policy         card                                 suit                  stacking
+#   random         a uniformly random legal card, or    the longest           the default
+#                  a draw where passing is allowed
+#   greedy         the most points, eights last         the longest           the default
+#   expert         _expert_pick; it draws rather than   one the next player   the default, but
+#                  play an eight early where it may     lacks, else longest   never an eight
+#   eight-dumper   an eight if it has one, else greedy  the longest           the default
+NOT_COUNTED = MAX_SEATS  # min_opponent where it was not counted: "no opponent is on one card"
+
+
 @inline
 def _best_suit(H, p, allowed_suits, prefer_suits):
     """Suit with most ordinary cards in hand among ``allowed_suits`` (ties: lowest suit);
@@ -653,7 +679,9 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
 @inline
 def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
     """The card type policy ``pol`` plays from legal mask ``m``; -1 to draw instead
-    (only offered when ``may_pass``, i.e. must_play is off)."""
+    (only offered when ``may_pass``, i.e. must_play is off). ``count`` is p's hand size,
+    ``next_lacks`` the suits the next player has shown it lacks, ``min_opponent`` the smallest
+    opponent hand or NOT_COUNTED."""
     if m == ZERO:
         return -1
     if pol == POL_RANDOM:
@@ -669,6 +697,44 @@ def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
         return c
     non_eights = m & ~EIGHTS
     return _greedy_pick(C, non_eights if non_eights else m)
+
+
+@inline
+def _choose_suit(H, pol, p, allowed_suits, next_lacks):
+    """The suit policy ``pol`` names, one of ``allowed_suits``; ``next_lacks`` as for _choose."""
+    prefer = next_lacks if pol == POL_EXPERT else 0  # the expert leaves the next player stuck
+    return _best_suit(H, p, allowed_suits, prefer)
+
+
+@inline
+def _choose_stack(H, pol, p, rank, same):
+    """The next card policy ``pol`` stacks from ``same``, p's cards of the ``rank`` it just
+    played that the rules let it stack; -1 to stop."""
+    if rank == EIGHT and pol == POL_EXPERT:
+        return -1  # the expert keeps its eights for the end
+    # the last card of a stack sets the suit, so the stack ends on the suit p is longest in
+    card = _low_bit(same)
+    if _suit(card) == _best_suit(H, p, ALL_SUITS, 0) and _suit_count(H, p, _rank_mask(rank)) > 1:
+        others = same & ~_bit(card)
+        if others:
+            card = _low_bit(others)
+    return card
+
+
+@inline
+def _min_opponent(H, p, n):
+    best = 1 << 20
+    for q in range(n):
+        if q != p:
+            best = min(best, _hand_count(H, q))
+    return best
+
+
+@inline
+def _min_opponent_for(H, pol, p, n):
+    """min_opponent for p's own move: counted only for the policy that reads it (a loop over
+    the seats that the others need not pay for)."""
+    return _min_opponent(H, p, n) if pol == POL_EXPERT else NOT_COUNTED
 
 
 # ================================================================================================
@@ -718,7 +784,7 @@ def _ace_draws(C, G, H, tr, p, n):
 
 @inline
 def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
-    suit = _best_suit(H, p, allowed_suits, next_lacks if pol == POL_EXPERT else 0)
+    suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
     G[S_EFF] = EFF_EIGHT
     G[S_SUIT] = suit
     _emit(G, tr, EV_NAME_SUIT, _seat(G, p), suit, 0)
@@ -727,24 +793,19 @@ def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
 
 @inline
 def _stack_next(C, G, H, pol, p, rank):
-    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop.
-    The last card of a stack sets the suit, so the stack ends on the suit p is longest in."""
-    if not C[R_STACKING] or (rank == EIGHT and pol == POL_EXPERT):
-        return -1  # the expert keeps its eights for the end
+    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop: the
+    policy's choice among the cards that the rules let it stack."""
+    if not C[R_STACKING]:
+        return -1
     same = H[p] & _rank_mask(rank)
     if same == ZERO:
         return -1
     rest = _hand_count(H, p)
-    card = _low_bit(same)
-    if _suit(card) == _best_suit(H, p, ALL_SUITS, 0) and _suit_count(H, p, _rank_mask(rank)) > 1:
-        others = same & ~_bit(card)
-        if others:
-            card = _low_bit(others)
-    if rest == 1 and not (_bit(card) & _last_card_mask(C, G)):
+    if rest == 1 and not (same & _last_card_mask(C, G)):  # ``same`` is that one card
         return -1
     if rank == EIGHT and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
-        return -1  # this eight would leave no follow-up card
-    return card
+        return -1  # an eight now would leave no follow-up card
+    return _choose_stack(H, pol, p, rank, same)
 
 
 @inline
@@ -794,7 +855,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
             suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
             if rank == EIGHT and C[R_EIGHT_SAME]:
                 card = _choose(C, H, pol, follow & _suit_mask(suit), False, p,
-                               _hand_count(H, p), G[G_LACKS + nxt], MAX_SEATS)
+                               _hand_count(H, p), G[G_LACKS + nxt], NOT_COUNTED)
                 continue  # the same player follows up in the named suit
             return 0
         if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
@@ -806,15 +867,6 @@ def _play_card(C, G, H, tr, pol, p, n, card):
 # a turn, a deal, a match
 # ================================================================================================
 @inline
-def _min_opponent(H, p, n):
-    best = 1 << 20
-    for q in range(n):
-        if q != p:
-            best = min(best, _hand_count(H, q))
-    return best
-
-
-@inline
 def _move(C, G, H, tr, pol, p, n):
     """One move of player p: the card it plays from hand, or else it draws; returns the drawn
     card if that one is to be played, or -1 after a pass."""
@@ -822,7 +874,7 @@ def _move(C, G, H, tr, pol, p, n):
     on_top = _on_top(C, G)  # the top does not change while p draws
     m = _legal(C, G, H[p], count, on_top)
     nxt = _step(p, G[S_DIR], n)
-    min_opp = _min_opponent(H, p, n) if pol == POL_EXPERT else MAX_SEATS
+    min_opp = _min_opponent_for(H, pol, p, n)
     card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
     if card >= 0:
         return card
@@ -859,7 +911,7 @@ def _answer_duty(C, G, H, tr, pol, p, n):
         answers = ZERO  # a hand of only specials has no legal play, not even an answer
     nxt = _step(p, G[S_DIR], n)
     card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
-                   MAX_SEATS)
+                   NOT_COUNTED)
     if card >= 0:
         return card
     duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
