@@ -189,3 +189,99 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
         bits = [b for b in range(54) if mask >> b & 1]
         n = int(rng.integers(len(bits)))
         assert nth(mask, n) == bits[n]
+
+
+# --- lowering: Rules -> the kernels' rule vector ------------------------------------------------
+def test_kernel_rules_lowers_every_rules_field_once():
+    """KERNEL_RULES has an entry for every Rules field and fills every slot of the rule vector
+    once; the import-time check says which field or slot is wrong."""
+    from dataclasses import fields
+
+    from vandatta_sim import engine as E
+    from vandatta_sim.simulate import KERNEL_RULES, check_kernel_rules
+
+    names = [field.name for field in fields(Rules)]
+    assert sorted(KERNEL_RULES) == sorted(names)
+    check_kernel_rules(KERNEL_RULES, names, E.R_SIZE)
+    with pytest.raises(ImportError, match="does not lower the Rules field.* new_rule"):
+        check_kernel_rules(KERNEL_RULES, names + ["new_rule"], E.R_SIZE)
+    without_stacking = {k: v for k, v in KERNEL_RULES.items() if k != "stacking"}
+    with pytest.raises(ImportError, match="stacking"):
+        check_kernel_rules(without_stacking, names, E.R_SIZE)
+    with pytest.raises(ImportError, match=rf"slots \[{E.R_SIZE}\]"):
+        check_kernel_rules(KERNEL_RULES, names, E.R_SIZE + 1)  # a slot nothing fills
+    doubled = KERNEL_RULES | {"stacking": KERNEL_RULES["must_play"]}
+    with pytest.raises(ImportError, match=rf"slots \[{E.R_STACKING}, {E.R_MUST_PLAY}\]"):
+        check_kernel_rules(doubled, names, E.R_SIZE)
+
+
+# a value other than the default for every field (players 4, so decks=2 means two decks)
+_OTHER_VALUES = dict(
+    players=3, decks=2, hand_size=6, jokers=1, joker_effect="draw_two", start_eight="dealer_names",
+    start_ace="bury", must_play=False, stacking=True, eight_follow="same_player",
+    eight_on_ace=True, eight_on_eight=True, ace_on_eight=True, ace_on_ace="counter", ace_draw=2,
+    ace_extra_turn=False, draw_limit=0, specials_only_must_draw=False, out_on_special=True,
+    last_card_start_suit=True, two_draws_two=True, call_at=3, call_penalty=0, reshuffles=2,
+    scale="base", match="deals:5", eliminate_at="pass")
+
+
+@pytest.mark.parametrize("field", sorted(_OTHER_VALUES))
+def test_every_rule_field_reaches_the_kernel(field):
+    from dataclasses import fields
+
+    from vandatta_sim.simulate import Seats, kernel_constants
+
+    assert sorted(_OTHER_VALUES) == sorted(f.name for f in fields(Rules))  # no field untested
+    base = Rules()
+    changed = base.replace(**{field: _OTHER_VALUES[field]})
+    assert changed != base
+    seats = Seats.build(base.players)
+    assert not np.array_equal(kernel_constants(base, seats), kernel_constants(changed, seats))
+
+
+def test_kernel_choice_codes_are_the_rules_allowed_values():
+    """The kernel numbers a named choice by its index in its own tuple; those tuples must hold
+    exactly the values the rules allow, and the kernel's named codes must point at them."""
+    from vandatta_sim import engine as E
+    from vandatta_sim.rules import CHOICES, MATCH_KINDS
+
+    assert E.JOKER_EFFECTS == CHOICES["joker_effect"]
+    assert E.START_EIGHT == CHOICES["start_eight"]
+    assert E.START_ACE == CHOICES["start_ace"]
+    assert E.ACE_ON_ACE == CHOICES["ace_on_ace"]
+    assert E.MATCH_KINDS == MATCH_KINDS
+    assert [E.JK_REVERSE, E.JK_DRAW_TWO, E.JK_SUPER_EIGHT] == [
+        E.JOKER_EFFECTS.index(v) for v in ("reverse", "draw_two", "super_eight")]
+    assert [E.SE_BURY, E.SE_DEALER, E.SE_FOREHAND] == [
+        E.START_EIGHT.index(v) for v in ("bury", "dealer_names", "forehand_names")]
+    assert [E.SA_ALL, E.SA_ALL_BUT_DEALER, E.SA_DEALER, E.SA_BURY] == [
+        E.START_ACE.index(v) for v in ("all_draw", "all_but_dealer_draw", "dealer_draws", "bury")]
+    assert [E.AA_FORBIDDEN, E.AA_ALLOWED, E.AA_COUNTER] == [
+        E.ACE_ON_ACE.index(v) for v in ("forbidden", "allowed", "counter")]
+    assert [E.M_SINGLE, E.M_DEALS, E.M_ELIMINATION, E.M_BEST_OF] == [
+        E.MATCH_KINDS.index(v) for v in ("single", "deals", "elimination", "best_of")]
+    # the choices the kernel reads as a yes/no (and decks, read as a count) still tell their
+    # values apart
+    from vandatta_sim.simulate import kernel_rules
+
+    for field, values in CHOICES.items():
+        lowered = {kernel_rules(Rules(**{field: v})).tobytes() for v in values if v != "auto"}
+        assert len(lowered) == len(values) - ("auto" in values), field
+
+
+def test_kernel_state_layout_holds_the_largest_game():
+    """The state vectors are laid out from MAX_SEATS, TALON_SIZE and the number of card types;
+    the rules allow no table or pack larger than that."""
+    from vandatta_sim import cards
+    from vandatta_sim import engine as E
+    from vandatta_sim.rules import RulesError
+
+    for too_big in (dict(players=E.MAX_SEATS + 1), dict(decks=E.MAX_DECKS + 1), dict(jokers=3)):
+        with pytest.raises(RulesError):
+            Rules(**too_big)
+    biggest = Rules(players=E.MAX_SEATS, decks=E.MAX_DECKS, jokers=2, hand_size=1)
+    assert biggest.deck_size == E.TALON_SIZE
+    assert biggest.scale_points().shape == (cards.N_TYPES,) == (E.C_POL - E.C_SCALE,)
+    assert E.G_DISCARD - E.G_TALON == E.TALON_SIZE == E.C_SIZE - E.C_SCRIPT
+    assert [E.POL_RANDOM, E.POL_GREEDY, E.POL_EXPERT, E.POL_EIGHT_DUMPER] == [
+        E.POLICIES.index(v) for v in ("random", "greedy", "expert", "eight-dumper")]

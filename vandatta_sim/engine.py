@@ -2,8 +2,11 @@
 
 Everything the kernels need lives in this one module on purpose: numba's on-disk cache does not
 notice edits in *other* modules that a cached kernel calls, so splitting the kernels over files
-invites stale caches. The Python-facing API is :mod:`vandatta_sim.simulate`; the rules the
-kernels implement are RULES.md plus the choices written down in ``docs/engine-rules.md``.
+invites stale caches. The constants it takes from :mod:`vandatta_sim.cards` (the card
+encoding) and :mod:`vandatta_sim.trace` (event, draw-cause and deal-end codes) are frozen into
+the compiled kernels as well: after changing one of those, clear the cache (``make
+clean-cache``). The Python-facing API is :mod:`vandatta_sim.simulate`; the rules the kernels
+implement are RULES.md plus the choices written down in ``docs/engine-rules.md``.
 
 Encoding (see :mod:`vandatta_sim.cards`): a card type is ``rank * 4 + suit`` (52 cards) or
 52/53 (jokers). A hand is two 64-bit masks per seat: ``lo`` has a bit for every type held at
@@ -42,10 +45,19 @@ from numba.core.imputils import impl_ret_borrowed, lower_builtin
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, models, overload, register_model
 
-from .trace import Event
+from .cards import ACE, EIGHT, JOKER_TYPES, N_DECK_TYPES, N_RANKS, N_SUITS, N_TYPES, TWO, make_card
+from .trace import DRAW_CAUSES, END_REASONS, Event
 
 njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
 inline = functools.partial(njit, inline="always")
+
+# --- limits ------------------------------------------------------------------------------------
+TURN_CAP = 5000  # turns in one deal; a deal reaching it is flagged `capped`
+DEAL_CAP = 1000  # deals in one match
+MAX_SEATS = 10
+MAX_DECKS = 2
+TALON_SIZE = MAX_DECKS * N_TYPES  # the largest pack: two decks with both jokers
+BLOCK = 64  # games per parallel work item (results never depend on it)
 
 # --- rules vector layout (filled by simulate.kernel_rules) -----------------------------------
 (R_PLAYERS, R_DECKS, R_HAND, R_JOKERS, R_JOKER_EFFECT, R_START_EIGHT, R_START_ACE,
@@ -54,6 +66,7 @@ inline = functools.partial(njit, inline="always")
  R_LAST_START_SUIT, R_TWO_DRAWS_TWO, R_CALL_AT, R_CALL_PENALTY, R_RESHUFFLES, R_MATCH_KIND,
  R_MATCH_PARAM, R_ELIM_PASS, R_SIZE) = range(28)
 
+# the values of the rules with named choices, in the order of their codes (the kernel's numbers)
 JOKER_EFFECTS = ("reverse", "draw_two", "super_eight")
 START_EIGHT = ("bury", "dealer_names", "forehand_names")
 START_ACE = ("all_draw", "all_but_dealer_draw", "dealer_draws", "bury")
@@ -66,49 +79,48 @@ AA_FORBIDDEN, AA_ALLOWED, AA_COUNTER = 0, 1, 2
 M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
 
 # --- the constant vector C: rules, then scale points, seat policies, seat forget thresholds ----
-C_SCALE = R_SIZE
-C_POL = C_SCALE + 54
-C_FORGET = C_POL + 10  # probability * 2**53, compared with 53 random bits
-C_SCRIPT_LEN = C_FORGET + 10  # scripted deck for tests: number of cards, then the cards
+C_SCALE = R_SIZE  # per card type: its points
+C_POL = C_SCALE + N_TYPES  # per seat: its policy (POL_*)
+C_FORGET = C_POL + MAX_SEATS  # per seat: probability * 2**53, compared with 53 random bits
+C_SCRIPT_LEN = C_FORGET + MAX_SEATS  # scripted deck for tests: number of cards, then the cards
 C_SCRIPT = C_SCRIPT_LEN + 1
-C_SIZE = C_SCRIPT + 108
+C_SIZE = C_SCRIPT + TALON_SIZE
 
 # --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays -------
 (S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
  S_START_SUIT, S_PLAYS, S_DRAWS, S_NEV, S_CALL_FORGOT, S_TURNS, S_SWAPPED, S_SCRIPTED,
  S_SIZE) = range(19)
 G_TALON = S_SIZE
-G_DISCARD = G_TALON + 108
-G_LACKS = G_DISCARD + 108  # per position: bit s = has shown it cannot follow suit s
-G_SEATS = G_LACKS + 10  # per position (0 = förhand): the absolute seat
-G_ACTIVE = G_SEATS + 10  # per seat: still in the match
-G_TOTALS = G_ACTIVE + 10  # per seat: match points
-G_WINS = G_TOTALS + 10  # per seat: deals won
-G_POINTS = G_WINS + 10  # per position: points of the deal just played
-G_SIZE = G_POINTS + 10
+G_DISCARD = G_TALON + TALON_SIZE
+G_LACKS = G_DISCARD + TALON_SIZE  # per position: bit s = has shown it cannot follow suit s
+G_SEATS = G_LACKS + MAX_SEATS  # per position (0 = förhand): the absolute seat
+G_ACTIVE = G_SEATS + MAX_SEATS  # per seat: still in the match
+G_TOTALS = G_ACTIVE + MAX_SEATS  # per seat: match points
+G_WINS = G_TOTALS + MAX_SEATS  # per seat: deals won
+G_POINTS = G_WINS + MAX_SEATS  # per position: points of the deal just played
+G_SIZE = G_POINTS + MAX_SEATS
 
 # --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
-HI = 10
-H_RNG = 20
-H_AHEAD = 21  # the stream's next output, computed one call ahead
-H_SIZE = 22
+HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two copies" mask
+H_RNG = 2 * MAX_SEATS
+H_AHEAD = H_RNG + 1  # the stream's next output, computed one call ahead
+H_SIZE = H_AHEAD + 1
 
 EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
 
-# --- policies: to add one, write a branch in _choose_nb and add its name here ------------------
+# --- policies: to add one, add its name here and its branches in the section "policies" -----
 POLICIES = ("random", "greedy", "expert", "eight-dumper")
-POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(4)
+POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(len(POLICIES))
 
-# --- limits ------------------------------------------------------------------------------------
-TURN_CAP = 5000  # turns in one deal; a deal reaching it is flagged `capped`
-DEAL_CAP = 1000  # deals in one match
-MAX_SEATS = 10
-TALON_SIZE = 2 * 54
-BLOCK = 64  # games per parallel work item (results never depend on it)
-
-# --- card masks --------------------------------------------------------------------------------
+# --- cards -------------------------------------------------------------------------------------
+# A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).
+SUIT_BITS = 2
+assert 1 << SUIT_BITS == N_SUITS, "the kernel takes suit and rank apart with bit operations"
+SUIT_OF = N_SUITS - 1  # card & SUIT_OF is its suit
+ALL_SUITS = (1 << N_SUITS) - 1  # a set of suits has bit s for suit s
 ONE = np.uint64(1)
 ZERO = np.uint64(0)
+assert N_TYPES <= 64, "a hand is a 64-bit mask of card types"
 
 
 def _mask(cards) -> np.uint64:
@@ -118,12 +130,17 @@ def _mask(cards) -> np.uint64:
     return np.uint64(m)
 
 
-CLUBS = _mask(r * 4 for r in range(13))  # suit s is CLUBS << s
-ACES = _mask(range(4))  # rank r is ACES << 4r
-TWOS = _mask(range(4, 8))
-EIGHTS = _mask(range(28, 32))
-JOKERS = _mask((52, 53))
-ORDINARY = _mask(range(52)) & ~ACES & ~EIGHTS
+def _rank_cards(rank) -> np.uint64:
+    return _mask(make_card(rank, s) for s in range(N_SUITS))
+
+
+CLUBS = _mask(make_card(r, 0) for r in range(N_RANKS))  # suit s is CLUBS << s
+RANK_ZERO = _rank_cards(0)  # rank r is RANK_ZERO << (N_SUITS * r)
+ACES = _rank_cards(ACE)
+TWOS = _rank_cards(TWO)
+EIGHTS = _rank_cards(EIGHT)
+JOKERS = _mask(JOKER_TYPES)
+ORDINARY = _mask(range(N_DECK_TYPES)) & ~ACES & ~EIGHTS
 
 # splitmix64 constants (seeding)
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -135,15 +152,16 @@ LOW32 = np.uint64(0xFFFFFFFF)
 WY0 = np.uint64(0xA0761D6478BD642F)
 WY1 = np.uint64(0xE7037ED1A0B428DB)
 
-# event codes as plain ints for the kernels
+# event codes, draw causes and deal ends as plain ints for the kernels (the trace's own numbers)
 EV_NEW_DEAL, EV_DEAL, EV_START, EV_BURY, EV_TURN, EV_PLAY, EV_NAME_SUIT, EV_DRAW, EV_PASS = (
     int(Event.NEW_DEAL), int(Event.DEAL), int(Event.START), int(Event.BURY), int(Event.TURN),
     int(Event.PLAY), int(Event.NAME_SUIT), int(Event.DRAW), int(Event.PASS))
 EV_RESHUFFLE, EV_CALL, EV_END_DEAL, EV_SCORE, EV_ELIMINATED, EV_END_MATCH, EV_SWAP = (
     int(Event.RESHUFFLE), int(Event.CALL), int(Event.END_DEAL), int(Event.SCORE),
     int(Event.ELIMINATED), int(Event.END_MATCH), int(Event.SWAP))
-CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = range(6)
-END_WON, END_BLOCKED, END_CAPPED = 0, 1, 2
+CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = (
+    DRAW_CAUSES.index(cause) for cause in ("draw", "ace", "counter", "two", "call", "start_ace"))
+END_WON, END_BLOCKED, END_CAPPED = (END_REASONS.index(end) for end in ("won", "blocked", "capped"))
 
 
 # ================================================================================================
@@ -291,7 +309,22 @@ def _suit_mask(suit):
 
 @inline
 def _rank_mask(rank):
-    return ACES << np.uint64(4 * rank)
+    return RANK_ZERO << np.uint64(N_SUITS * rank)
+
+
+@inline
+def _suit(card):
+    return card & SUIT_OF
+
+
+@inline
+def _rank(card):
+    return card >> SUIT_BITS
+
+
+@inline
+def _is_joker(card):
+    return card >= N_DECK_TYPES
 
 
 @intrinsic
@@ -331,6 +364,12 @@ def _step(p, direction, n):
     if p < 0:
         return p + n
     return p
+
+
+@inline
+def _seat(G, p):
+    """The absolute seat at position p of the deal (0 = förhand)."""
+    return G[G_SEATS + p]
 
 
 @inline
@@ -452,7 +491,7 @@ def _draw(C, G, H, tr, p, cause):
     card = _take(G, H)
     _hand_add(H, p, card)
     G[S_DRAWS] += 1
-    _emit(G, tr, EV_DRAW, G[G_SEATS + p], card, cause)
+    _emit(G, tr, EV_DRAW, _seat(G, p), card, cause)
     return card
 
 
@@ -535,15 +574,41 @@ def _legal(C, G, lo, count, on_top):
 
 
 # ================================================================================================
-# policies
+# policies: every decision a player makes, side by side
 # ================================================================================================
+# A policy is its name in POLICIES (its number POL_* is the index there) and its branches in the
+# decisions of this section; no other part of the kernel looks at a policy's number. The rules
+# have decided what is allowed before a decision is asked for; the decision only picks:
+#   _choose        which card to play from the mask of legal cards (none: -1); -1 = draw
+#                  instead, which only a caller that passes ``may_pass`` (must_play off) accepts
+#   _choose_suit   which suit to name after an eight or a super-eight joker, one of a set of
+#                  suits (bit s = suit s) that the rules allow
+#   _choose_stack  whether to go on stacking and with which card: one of a mask of same-rank
+#                  cards that the rules let it stack, or -1 to stop
+#   _min_opponent_for   what p's own move is told about the opponents' hand sizes
+# A decision may read the player's own hand (H[p], H[HI + p]), the run's constants C (rules,
+# scale) and what its arguments say (public facts: the hand size, the suits the next player has
+# shown it lacks, the smallest opponent hand); it reads no other hand and not the talon. It
+# changes no state, except that it may take numbers from the game's random stream
+# (``_rand_below(H, k)``, as `random` does). A policy without a branch in a decision gets that
+# decision's last lines, the shared default. Today's policies:
+#   policy         card                                 suit                  stacking
+#   random         a uniformly random legal card, or    the longest           the default
+#                  a draw where passing is allowed
+#   greedy         the most points, eights last         the longest           the default
+#   expert         _expert_pick; it draws rather than   one the next player   the default, but
+#                  play an eight early where it may     lacks, else longest   never an eight
+#   eight-dumper   an eight if it has one, else greedy  the longest           the default
+NOT_COUNTED = MAX_SEATS  # min_opponent where it was not counted: "no opponent is on one card"
+
+
 @inline
 def _best_suit(H, p, allowed_suits, prefer_suits):
     """Suit with most ordinary cards in hand among ``allowed_suits`` (ties: lowest suit);
     a suit in ``prefer_suits`` that the player holds wins over a longer one."""
     best = -1
     best_score = -1
-    for s in range(4):
+    for s in range(N_SUITS):
         if not (allowed_suits >> s) & 1:
             continue
         k = _suit_count(H, p, _suit_mask(s) & ORDINARY)
@@ -594,14 +659,14 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
             if min_opponent == 1:
                 score += 50000  # an opponent on one card must draw
             elif (C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER
-                  and (rest_lo & _suit_mask(c & 3) & ~EIGHTS)):
+                  and (rest_lo & _suit_mask(_suit(c)) & ~EIGHTS)):
                 score += 3000  # everyone draws, and the ace's suit can follow at once
             else:
                 score -= 3000  # keep it for an opponent on one card
         if count > 1 and (rest_lo & ORDINARY) == ZERO:
             score -= 20000  # never strand the hand with only specials
-        if c < 52:
-            s = c & 3
+        if not _is_joker(c):
+            s = _suit(c)
             score += 30 * _suit_count(H, p, _suit_mask(s) & ORDINARY)
             if (next_lacks >> s) & 1:
                 score += 200
@@ -614,7 +679,9 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
 @inline
 def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
     """The card type policy ``pol`` plays from legal mask ``m``; -1 to draw instead
-    (only offered when ``may_pass``, i.e. must_play is off)."""
+    (only offered when ``may_pass``, i.e. must_play is off). ``count`` is p's hand size,
+    ``next_lacks`` the suits the next player has shown it lacks, ``min_opponent`` the smallest
+    opponent hand or NOT_COUNTED."""
     if m == ZERO:
         return -1
     if pol == POL_RANDOM:
@@ -632,6 +699,44 @@ def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
     return _greedy_pick(C, non_eights if non_eights else m)
 
 
+@inline
+def _choose_suit(H, pol, p, allowed_suits, next_lacks):
+    """The suit policy ``pol`` names, one of ``allowed_suits``; ``next_lacks`` as for _choose."""
+    prefer = next_lacks if pol == POL_EXPERT else 0  # the expert leaves the next player stuck
+    return _best_suit(H, p, allowed_suits, prefer)
+
+
+@inline
+def _choose_stack(H, pol, p, rank, same):
+    """The next card policy ``pol`` stacks from ``same``, p's cards of the ``rank`` it just
+    played that the rules let it stack; -1 to stop."""
+    if rank == EIGHT and pol == POL_EXPERT:
+        return -1  # the expert keeps its eights for the end
+    # the last card of a stack sets the suit, so the stack ends on the suit p is longest in
+    card = _low_bit(same)
+    if _suit(card) == _best_suit(H, p, ALL_SUITS, 0) and _suit_count(H, p, _rank_mask(rank)) > 1:
+        others = same & ~_bit(card)
+        if others:
+            card = _low_bit(others)
+    return card
+
+
+@inline
+def _min_opponent(H, p, n):
+    best = 1 << 20
+    for q in range(n):
+        if q != p:
+            best = min(best, _hand_count(H, q))
+    return best
+
+
+@inline
+def _min_opponent_for(H, pol, p, n):
+    """min_opponent for p's own move: counted only for the policy that reads it (a loop over
+    the seats that the others need not pay for)."""
+    return _min_opponent(H, p, n) if pol == POL_EXPERT else NOT_COUNTED
+
+
 # ================================================================================================
 # playing cards
 # ================================================================================================
@@ -641,8 +746,8 @@ def _set_top(G, card):
     G[S_TOP_JOKER] = 1 if b & JOKERS else 0
     if b & JOKERS:
         return
-    G[S_SUIT] = card & 3
-    G[S_RANK] = card >> 2
+    G[S_SUIT] = _suit(card)
+    G[S_RANK] = _rank(card)
     G[S_EFF] = EFF_ACE if b & ACES else EFF_ORDINARY
 
 
@@ -655,16 +760,16 @@ def _place(C, G, H, tr, p, card):
     G[G_DISCARD + G[S_ND]] = card
     G[S_ND] += 1
     G[S_PLAYS] += 1
-    _emit(G, tr, EV_PLAY, G[G_SEATS + p], card, 0)
-    if card < 52:
-        G[G_LACKS + p] &= ~(1 << (card & 3))
+    _emit(G, tr, EV_PLAY, _seat(G, p), card, 0)
+    if not _is_joker(card):
+        G[G_LACKS + p] &= ~(1 << _suit(card))
     left = before - 1
     if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
-        threshold = C[C_FORGET + G[G_SEATS + p]]
+        threshold = C[C_FORGET + _seat(G, p)]
         forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
         if forgot:
             G[S_CALL_FORGOT] = 1
-        _emit(G, tr, EV_CALL, G[G_SEATS + p], 0 if forgot else 1, 0)
+        _emit(G, tr, EV_CALL, _seat(G, p), 0 if forgot else 1, 0)
     return left
 
 
@@ -679,33 +784,28 @@ def _ace_draws(C, G, H, tr, p, n):
 
 @inline
 def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
-    suit = _best_suit(H, p, allowed_suits, next_lacks if pol == POL_EXPERT else 0)
+    suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
     G[S_EFF] = EFF_EIGHT
     G[S_SUIT] = suit
-    _emit(G, tr, EV_NAME_SUIT, G[G_SEATS + p], suit, 0)
+    _emit(G, tr, EV_NAME_SUIT, _seat(G, p), suit, 0)
     return suit
 
 
 @inline
 def _stack_next(C, G, H, pol, p, rank):
-    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop.
-    The last card of a stack sets the suit, so the stack ends on the suit p is longest in."""
-    if not C[R_STACKING] or (rank == 7 and pol == POL_EXPERT):
-        return -1  # the expert keeps its eights for the end
+    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop: the
+    policy's choice among the cards that the rules let it stack."""
+    if not C[R_STACKING]:
+        return -1
     same = H[p] & _rank_mask(rank)
     if same == ZERO:
         return -1
     rest = _hand_count(H, p)
-    card = _low_bit(same)
-    if (card & 3) == _best_suit(H, p, 15, 0) and _suit_count(H, p, _rank_mask(rank)) > 1:
-        others = same & ~_bit(card)
-        if others:
-            card = _low_bit(others)
-    if rest == 1 and not (_bit(card) & _last_card_mask(C, G)):
+    if rest == 1 and not (same & _last_card_mask(C, G)):  # ``same`` is that one card
         return -1
-    if rank == 7 and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
-        return -1  # this eight would leave no follow-up card
-    return card
+    if rank == EIGHT and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
+        return -1  # an eight now would leave no follow-up card
+    return _choose_stack(H, pol, p, rank, same)
 
 
 @inline
@@ -728,37 +828,37 @@ def _play_card(C, G, H, tr, pol, p, n, card):
             elif effect == JK_DRAW_TWO:
                 G[S_DUTY_TWO] += 2
             else:
-                name_suits = 15
+                name_suits = ALL_SUITS
         else:
-            rank = card >> 2
+            rank = _rank(card)
             _set_top(G, card)
-            if rank == 0:
+            if rank == ACE:
                 if C[R_ACE_ON_ACE] == AA_COUNTER:
                     G[S_DUTY_ACE] += C[R_ACE_DRAW]
                 else:
                     _ace_draws(C, G, H, tr, p, n)
-            elif rank == 1 and C[R_TWO_DRAWS_TWO]:
+            elif rank == TWO and C[R_TWO_DRAWS_TWO]:
                 G[S_DUTY_TWO] += 2
             stacked = _stack_next(C, G, H, pol, p, rank)
             if stacked >= 0:
                 card = stacked
                 continue
-            if rank == 7:
-                name_suits = 15
+            if rank == EIGHT:
+                name_suits = ALL_SUITS
                 if C[R_EIGHT_SAME]:
                     follow = _follow_ups(C, G, H[p], _hand_count(H, p) + 1)
                     name_suits = 0
-                    for s in range(4):
+                    for s in range(N_SUITS):
                         if follow & _suit_mask(s):
                             name_suits |= 1 << s
         if name_suits:
             suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
-            if rank == 7 and C[R_EIGHT_SAME]:
+            if rank == EIGHT and C[R_EIGHT_SAME]:
                 card = _choose(C, H, pol, follow & _suit_mask(suit), False, p,
-                               _hand_count(H, p), G[G_LACKS + nxt], MAX_SEATS)
+                               _hand_count(H, p), G[G_LACKS + nxt], NOT_COUNTED)
                 continue  # the same player follows up in the named suit
             return 0
-        if rank == 0 and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
+        if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
             return 1
         return 0
 
@@ -767,15 +867,6 @@ def _play_card(C, G, H, tr, pol, p, n, card):
 # a turn, a deal, a match
 # ================================================================================================
 @inline
-def _min_opponent(H, p, n):
-    best = 1 << 20
-    for q in range(n):
-        if q != p:
-            best = min(best, _hand_count(H, q))
-    return best
-
-
-@inline
 def _move(C, G, H, tr, pol, p, n):
     """One move of player p: the card it plays from hand, or else it draws; returns the drawn
     card if that one is to be played, or -1 after a pass."""
@@ -783,7 +874,7 @@ def _move(C, G, H, tr, pol, p, n):
     on_top = _on_top(C, G)  # the top does not change while p draws
     m = _legal(C, G, H[p], count, on_top)
     nxt = _step(p, G[S_DIR], n)
-    min_opp = _min_opponent(H, p, n) if pol == POL_EXPERT else MAX_SEATS
+    min_opp = _min_opponent_for(H, pol, p, n)
     card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
     if card >= 0:
         return card
@@ -799,7 +890,7 @@ def _move(C, G, H, tr, pol, p, n):
         count += 1
         if _legal(C, G, H[p], count, on_top & _bit(card)):  # only the drawn card may be played
             return card
-    _emit(G, tr, EV_PASS, G[G_SEATS + p], 0, 0)
+    _emit(G, tr, EV_PASS, _seat(G, p), 0, 0)
     return -1
 
 
@@ -820,14 +911,14 @@ def _answer_duty(C, G, H, tr, pol, p, n):
         answers = ZERO  # a hand of only specials has no legal play, not even an answer
     nxt = _step(p, G[S_DIR], n)
     card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
-                   MAX_SEATS)
+                   NOT_COUNTED)
     if card >= 0:
         return card
     duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
     G[S_DUTY_ACE] = 0
     G[S_DUTY_TWO] = 0
     _draw_n(C, G, H, tr, p, duty, cause)
-    _emit(G, tr, EV_PASS, G[G_SEATS + p], 0, 0)
+    _emit(G, tr, EV_PASS, _seat(G, p), 0, 0)
     return -1
 
 
@@ -851,7 +942,7 @@ def _swap_in(G, H, tr, q, rank):
     out_mask = H[q] & ORDINARY & ~_rank_mask(rank)
     n_in = 0
     for j in range(G[S_NT]):
-        if G[G_TALON + j] >> 2 == rank and G[G_TALON + j] < 52:
+        if _rank(G[G_TALON + j]) == rank and not _is_joker(G[G_TALON + j]):
             n_in += 1
     if out_mask == ZERO or n_in == 0:
         return
@@ -860,14 +951,14 @@ def _swap_in(G, H, tr, q, rank):
     out_card = _nth_bit(out_mask, _rand_below(side, _popcount(out_mask)))
     k = _rand_below(side, n_in)
     for j in range(G[S_NT]):
-        if G[G_TALON + j] >> 2 == rank and G[G_TALON + j] < 52:
+        if _rank(G[G_TALON + j]) == rank and not _is_joker(G[G_TALON + j]):
             if k == 0:
                 in_card = G[G_TALON + j]
                 G[G_TALON + j] = out_card
                 _hand_remove(H, q, out_card)
                 _hand_add(H, q, in_card)
                 G[S_SWAPPED] = 1
-                _emit(G, tr, EV_SWAP, G[G_SEATS + q], out_card, in_card)
+                _emit(G, tr, EV_SWAP, _seat(G, q), out_card, in_card)
                 return
             k -= 1
 
@@ -904,7 +995,7 @@ def _start_card(C, G, H, tr, n):
         _set_top(G, card)
         if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
             namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
-            _name(G, H, tr, C[C_POL + G[G_SEATS + namer]], namer, 15, G[G_LACKS + 0])
+            _name(G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
         elif (b & ACES) and C[R_START_ACE] != SA_BURY:
             mode = C[R_START_ACE]
             first = n - 1 if mode == SA_DEALER else 0
@@ -948,17 +1039,17 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     G[S_DRAWS] = 0
     k = 0
     for _ in range(C[R_DECKS]):
-        for c in range(52):
+        for c in range(N_DECK_TYPES):
             G[G_TALON + k] = c
             k += 1
         for j in range(C[R_JOKERS]):
-            G[G_TALON + k] = 52 + j
+            G[G_TALON + k] = N_DECK_TYPES + j  # the jokers' types follow the deck's
             k += 1
     G[S_NT] = k
     G[S_SCRIPTED] = 0
     if C[C_SCRIPT_LEN] > 0 and deal_no == 0:
         _script_talon(C, G)
-    _emit(G, tr, EV_NEW_DEAL, G[G_SEATS + n - 1], G[G_SEATS + 0], deal_no)
+    _emit(G, tr, EV_NEW_DEAL, _seat(G, n - 1), _seat(G, 0), deal_no)
     for q in range(n):
         H[q] = ZERO
         H[HI + q] = ZERO
@@ -966,13 +1057,13 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
         for _ in range(C[R_HAND]):
             card = _take(G, H)
             _hand_add(H, q, card)
-            _emit(G, tr, EV_DEAL, G[G_SEATS + q], card, 0)
+            _emit(G, tr, EV_DEAL, _seat(G, q), card, 0)
     if swap_rank >= 0 and deal_no == 0:
         _swap_in(G, H, tr, swap_pos, swap_rank)
     if deal_no == 0:
         for q in range(n):
-            eights[G[G_SEATS + q]] = _suit_count(H, q, EIGHTS)
-            aces[G[G_SEATS + q]] = _suit_count(H, q, ACES)
+            eights[_seat(G, q)] = _suit_count(H, q, EIGHTS)
+            aces[_seat(G, q)] = _suit_count(H, q, ACES)
     _start_card(C, G, H, tr, n)
 
     p = 0
@@ -982,10 +1073,10 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     turns = 0
     while turns < TURN_CAP:
         turns += 1
-        _emit(G, tr, EV_TURN, G[G_SEATS + p], 0, 0)
+        _emit(G, tr, EV_TURN, _seat(G, p), 0, 0)
         plays, draws = G[S_PLAYS], G[S_DRAWS]
         G[S_CALL_FORGOT] = 0
-        pol = C[C_POL + G[G_SEATS + p]]
+        pol = C[C_POL + _seat(G, p)]
         duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
         status = 1
         while status == 1:  # an ace's extra turn is another move
@@ -1011,7 +1102,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     G[S_TURNS] = turns
     for q in range(n):
         G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
-    _emit(G, tr, EV_END_DEAL, G[G_SEATS + result] if result >= 0 else -1, reason, 0)
+    _emit(G, tr, EV_END_DEAL, _seat(G, result) if result >= 0 else -1, reason, 0)
     return result
 
 
@@ -1026,9 +1117,9 @@ def _lowest_total(G, n):
     low = 1 << 60
     tie = False
     for k in range(n):
-        t = G[G_TOTALS + G[G_SEATS + k]]
+        t = G[G_TOTALS + _seat(G, k)]
         if t < low:
-            low, best, tie = t, G[G_SEATS + k], False
+            low, best, tie = t, _seat(G, k), False
         elif t == low:
             tie = True
     return -1 if tie else best
@@ -1061,7 +1152,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         swap_pos = 0
         if swap_rank >= 0:
             for k in range(n):
-                if G[G_SEATS + k] == swap_seat:
+                if _seat(G, k) == swap_seat:
                     swap_pos = k
         res = _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces)
         out[O_DEALS] += 1
@@ -1070,16 +1161,16 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         out[O_DRAWS] += G[S_DRAWS]
         out[O_RESHUFFLES] += G[S_RESHUFFLES]
         if deal_no == 0:
-            out[O_FIRST_WINNER] = G[G_SEATS + res] if res >= 0 else -1
+            out[O_FIRST_WINNER] = _seat(G, res) if res >= 0 else -1
         for k in range(n):
-            G[G_TOTALS + G[G_SEATS + k]] += G[G_POINTS + k]
-            _emit(G, tr, EV_SCORE, G[G_SEATS + k], G[G_POINTS + k], G[G_TOTALS + G[G_SEATS + k]])
+            G[G_TOTALS + _seat(G, k)] += G[G_POINTS + k]
+            _emit(G, tr, EV_SCORE, _seat(G, k), G[G_POINTS + k], G[G_TOTALS + _seat(G, k)])
         if res == -1:
             out[O_BLOCKED] += 1
         elif res >= 0:
-            G[G_WINS + G[G_SEATS + res]] += 1
+            G[G_WINS + _seat(G, res)] += 1
         if kind == M_SINGLE:
-            winner = G[G_SEATS + res] if res >= 0 else -1
+            winner = _seat(G, res) if res >= 0 else -1
             out[O_CAPPED] = 1 if res == -2 else 0
             break
         if res == -2:
@@ -1090,27 +1181,27 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
                 winner = _lowest_total(G, n)
                 break
         elif kind == M_BEST_OF:
-            if res >= 0 and G[G_WINS + G[G_SEATS + res]] >= target // 2 + 1:
-                winner = G[G_SEATS + res]
+            if res >= 0 and G[G_WINS + _seat(G, res)] >= target // 2 + 1:
+                winner = _seat(G, res)
                 break
         else:
             n_out = 0
             for k in range(n):
-                t = G[G_TOTALS + G[G_SEATS + k]]
+                t = G[G_TOTALS + _seat(G, k)]
                 if t > target or (t == target and not C[R_ELIM_PASS]):
                     n_out += 1
             if n_out == n:
                 winner = _lowest_total(G, n)
                 break
             for k in range(n):
-                t = G[G_TOTALS + G[G_SEATS + k]]
+                t = G[G_TOTALS + _seat(G, k)]
                 if t > target or (t == target and not C[R_ELIM_PASS]):
-                    G[G_ACTIVE + G[G_SEATS + k]] = 0
-                    _emit(G, tr, EV_ELIMINATED, G[G_SEATS + k], 0, 0)
+                    G[G_ACTIVE + _seat(G, k)] = 0
+                    _emit(G, tr, EV_ELIMINATED, _seat(G, k), 0, 0)
             if n - n_out == 1:
                 for k in range(n):
-                    if G[G_ACTIVE + G[G_SEATS + k]]:
-                        winner = G[G_SEATS + k]
+                    if G[G_ACTIVE + _seat(G, k)]:
+                        winner = _seat(G, k)
                 break
         q = dealer
         for _ in range(n_seats):

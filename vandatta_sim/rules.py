@@ -44,8 +44,9 @@ _RANGES = {
     "draw_limit": (0, 5, "0 (draw until playable) or 1–5"),
     "call_penalty": (0, 5, "0–5 (cards)"),
 }
-# Fields with a fixed set of values (compared type-strictly, so True is not 1).
-_CHOICES = {
+# Fields with a fixed set of values (compared type-strictly, so True is not 1); public, so
+# that the kernel's codes for these values can be checked against them.
+CHOICES = {
     "decks": ("auto", 1, 2),
     "joker_effect": ("reverse", "draw_two", "super_eight"),
     "start_eight": ("bury", "dealer_names", "forehand_names"),
@@ -58,6 +59,7 @@ _CHOICES = {
 _MAX_RESHUFFLES = 1000
 # Match forms "kind:N" with the range of N.
 _MATCH_RANGES = {"deals": (1, 1000), "elimination": (1, 100_000), "best_of": (1, 999)}
+MATCH_KINDS = ("single", *_MATCH_RANGES)  # the "kind" of a match value "kind:N"
 _MATCH_ALLOWED = "single, deals:N (N 1–1000), elimination:T (T 1–100000), best_of:N (N 1–999)"
 _SCALE_ALLOWED = (f"{', '.join(cards.SCALES)}, or a table of rank points"
                   ' such as { base = "hundred", "8" = 40 }')
@@ -121,8 +123,8 @@ def allowed_values(name: str) -> str:
     """The values a field accepts, as error messages and the rules reference show them."""
     if name in _RANGES:
         return _RANGES[name][2]
-    if name in _CHOICES:
-        return ", ".join(map(str, _CHOICES[name]))
+    if name in CHOICES:
+        return ", ".join(map(str, CHOICES[name]))
     if name == "reshuffles":
         return f"0–{_MAX_RESHUFFLES} or unlimited"
     if name == "scale":
@@ -142,9 +144,9 @@ def _check_field(name: str, value: object, default: object) -> object:
         if type(value) is int and low <= value <= high:
             return value
         raise _bad(name, value, allowed)
-    if name in _CHOICES:
+    if name in CHOICES:
         value = _as_int(value)
-        if any(type(value) is type(c) and value == c for c in _CHOICES[name]):
+        if any(type(value) is type(c) and value == c for c in CHOICES[name]):
             return value
         raise _bad(name, value, allowed_values(name))
     if isinstance(default, bool):

@@ -7,9 +7,10 @@ split into chunks, or played on any number of threads, gives the same table, and
 
 from __future__ import annotations
 
+import operator
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING
 
 import numba
@@ -166,36 +167,78 @@ class Seats:
         return text
 
 
+def _code(field: str, values: tuple[str, ...]) -> Callable[[Rules], int]:
+    """A named choice, written as its index in the kernel's tuple of the rule's values."""
+    return lambda rules: values.index(getattr(rules, field))
+
+
+_as_is = operator.attrgetter
+
+# How each Rules field is written into the kernels' rule vector (layout: ``engine.R_*``):
+# field -> the slots it fills, each with the function of the rules that gives its value. Every
+# field has an entry (checked at import), so a new rule cannot be forgotten on its way to the
+# kernels; one with no slot says where it goes instead.
+KERNEL_RULES: dict[str, tuple[tuple[int, Callable[[Rules], int]], ...]] = {
+    "players": ((E.R_PLAYERS, _as_is("players")),),
+    "decks": ((E.R_DECKS, _as_is("n_decks")),),
+    "hand_size": ((E.R_HAND, _as_is("hand_size")),),
+    "jokers": ((E.R_JOKERS, _as_is("jokers")),),
+    "joker_effect": ((E.R_JOKER_EFFECT, _code("joker_effect", E.JOKER_EFFECTS)),),
+    "start_eight": ((E.R_START_EIGHT, _code("start_eight", E.START_EIGHT)),),
+    "start_ace": ((E.R_START_ACE, _code("start_ace", E.START_ACE)),),
+    "must_play": ((E.R_MUST_PLAY, _as_is("must_play")),),
+    "stacking": ((E.R_STACKING, _as_is("stacking")),),
+    "eight_follow": ((E.R_EIGHT_SAME, lambda rules: rules.eight_follow == "same_player"),),
+    "eight_on_ace": ((E.R_EIGHT_ON_ACE, _as_is("eight_on_ace")),),
+    "eight_on_eight": ((E.R_EIGHT_ON_EIGHT, _as_is("eight_on_eight")),),
+    "ace_on_eight": ((E.R_ACE_ON_EIGHT, _as_is("ace_on_eight")),),
+    "ace_on_ace": ((E.R_ACE_ON_ACE, _code("ace_on_ace", E.ACE_ON_ACE)),),
+    "ace_draw": ((E.R_ACE_DRAW, _as_is("ace_draw")),),
+    "ace_extra_turn": ((E.R_ACE_EXTRA, _as_is("ace_extra_turn")),),
+    "draw_limit": ((E.R_DRAW_LIMIT, _as_is("draw_limit")),),
+    "specials_only_must_draw": ((E.R_SPECIALS_DRAW, _as_is("specials_only_must_draw")),),
+    "out_on_special": ((E.R_OUT_ON_SPECIAL, _as_is("out_on_special")),),
+    "last_card_start_suit": ((E.R_LAST_START_SUIT, _as_is("last_card_start_suit")),),
+    "two_draws_two": ((E.R_TWO_DRAWS_TWO, _as_is("two_draws_two")),),
+    "call_at": ((E.R_CALL_AT, _as_is("call_at")),),
+    "call_penalty": ((E.R_CALL_PENALTY, _as_is("call_penalty")),),
+    "reshuffles": ((E.R_RESHUFFLES,
+                    lambda rules: -1 if rules.reshuffles == "unlimited" else rules.reshuffles),),
+    "scale": (),  # not a rule slot: kernel_constants writes its points at engine.C_SCALE
+    "match": ((E.R_MATCH_KIND, lambda rules: E.MATCH_KINDS.index(rules.match_kind)),
+              (E.R_MATCH_PARAM, _as_is("match_param"))),
+    "eliminate_at": ((E.R_ELIM_PASS, lambda rules: rules.eliminate_at == "pass"),),
+}
+
+
+def check_kernel_rules(table: Mapping[str, tuple], names: Sequence[str], size: int) -> None:
+    """ImportError unless ``table`` lowers exactly the Rules fields ``names`` and fills each of
+    the ``size`` slots of the rule vector once."""
+    missing = [name for name in names if name not in table]
+    if missing:
+        raise ImportError(f"simulate.KERNEL_RULES does not lower the Rules field(s) "
+                          f"{', '.join(missing)}: add how each is written into the kernel's rule "
+                          f"vector (engine.R_*)")
+    unknown = [name for name in table if name not in names]
+    if unknown:
+        raise ImportError(f"simulate.KERNEL_RULES lowers {', '.join(unknown)}, which Rules "
+                          f"does not have")
+    slots = Counter(slot for lowering in table.values() for slot, _ in lowering)
+    wrong = sorted(set(range(size)) ^ set(slots)) + sorted(k for k, n in slots.items() if n > 1)
+    if wrong:
+        raise ImportError(f"simulate.KERNEL_RULES fills the rule vector's slots {wrong} not "
+                          f"exactly once (engine.R_SIZE = {size})")
+
+
+check_kernel_rules(KERNEL_RULES, [field.name for field in fields(Rules)], E.R_SIZE)
+
+
 def kernel_rules(rules: Rules) -> np.ndarray:
     """The rules as the int64 vector the kernels read (layout: ``engine.R_*``)."""
     R = np.zeros(E.R_SIZE, np.int64)
-    R[E.R_PLAYERS] = rules.players
-    R[E.R_DECKS] = rules.n_decks
-    R[E.R_HAND] = rules.hand_size
-    R[E.R_JOKERS] = rules.jokers
-    R[E.R_JOKER_EFFECT] = E.JOKER_EFFECTS.index(rules.joker_effect)
-    R[E.R_START_EIGHT] = E.START_EIGHT.index(rules.start_eight)
-    R[E.R_START_ACE] = E.START_ACE.index(rules.start_ace)
-    R[E.R_MUST_PLAY] = rules.must_play
-    R[E.R_STACKING] = rules.stacking
-    R[E.R_EIGHT_SAME] = rules.eight_follow == "same_player"
-    R[E.R_EIGHT_ON_ACE] = rules.eight_on_ace
-    R[E.R_EIGHT_ON_EIGHT] = rules.eight_on_eight
-    R[E.R_ACE_ON_EIGHT] = rules.ace_on_eight
-    R[E.R_ACE_ON_ACE] = E.ACE_ON_ACE.index(rules.ace_on_ace)
-    R[E.R_ACE_DRAW] = rules.ace_draw
-    R[E.R_ACE_EXTRA] = rules.ace_extra_turn
-    R[E.R_DRAW_LIMIT] = rules.draw_limit
-    R[E.R_SPECIALS_DRAW] = rules.specials_only_must_draw
-    R[E.R_OUT_ON_SPECIAL] = rules.out_on_special
-    R[E.R_LAST_START_SUIT] = rules.last_card_start_suit
-    R[E.R_TWO_DRAWS_TWO] = rules.two_draws_two
-    R[E.R_CALL_AT] = rules.call_at
-    R[E.R_CALL_PENALTY] = rules.call_penalty
-    R[E.R_RESHUFFLES] = -1 if rules.reshuffles == "unlimited" else rules.reshuffles
-    R[E.R_MATCH_KIND] = E.MATCH_KINDS.index(rules.match_kind)
-    R[E.R_MATCH_PARAM] = rules.match_param
-    R[E.R_ELIM_PASS] = rules.eliminate_at == "pass"
+    for lowering in KERNEL_RULES.values():
+        for slot, value in lowering:
+            R[slot] = value(rules)
     return R
 
 
