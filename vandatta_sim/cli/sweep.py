@@ -11,11 +11,17 @@ import shlex
 import sys
 
 import click
+import pandas as pd
 
 from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, SweepError,
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
+from ..plots import check_plot_path, plot_comparison
+from ..sweep.compare import (MAIN_MEASURES, format_comparison, format_per_seat,
+                             paired_comparison, per_seat_measures, pick_baseline)
+from ..sweep.config import _dedupe
+from ..sweep.summary import capped_warning
 from .options import (forget_option, json_option, match_formats_option, overrides_option,
                       player_counts_option, policy_option, preset_option, rules_file_option,
                       store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
@@ -47,10 +53,18 @@ from .options import (forget_option, json_option, match_formats_option, override
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
 @click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
+@click.option("--baseline", metavar="LABEL|INDEX",
+              help="Compare every configuration with this one (default: the first): paired "
+                   "differences per game index, which need the same seed (one sweep has one). "
+                   "An index from 0, a label, a unique part of a label, or a key.")
+@click.option("--per-seat", is_flag=True,
+              help="Show every seat's win rate and mean points and their differences.")
+@click.option("--plot", metavar="FILE",
+              help="Also draw the compared measures with their intervals (.png or .svg).")
 @json_option
 def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-              threads, dry_run, as_json):
+              threads, dry_run, baseline, per_seat, plot, as_json):
     """Run a grid of configurations into the result store, resumably.
 
     The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
@@ -88,6 +102,14 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
         check_backend(backend)
         if threads is not None and threads < 1:
             raise SweepError(f"threads {threads} is not allowed; allowed: an integer ≥ 1")
+        unique = _dedupe(configs)
+        baseline_index = pick_baseline([c.label for c in unique],
+                                       [c.key(seed, chunk_size) for c in unique], baseline)
+        if plot is not None:
+            try:
+                check_plot_path(plot)
+            except ValueError as exc:
+                raise SweepError(str(exc)) from None
 
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
     try:
@@ -104,13 +126,22 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
                                    f"{exc.strerror or exc}") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
+    comparison = _compare(summary, baseline_index, store, per_seat)
     if as_json:
+        records = summary_records(summary)
+        for record, row in zip(records, comparison or ()):
+            record |= summary_records(pd.DataFrame([row]))[0]
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
-               "configs": summary_records(summary)}
+               "baseline": str(summary["key"].iloc[baseline_index]), "configs": records}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(format_table(summary))
+        if comparison:
+            click.echo(f"\nΔ = configuration − baseline ({summary['label'].iloc[baseline_index]}),"
+                       " paired by game index, 95% interval; shares in percentage points")
+            click.echo(format_per_seat(summary, comparison) if per_seat
+                       else format_comparison(comparison))
         new = int(summary["new_games"].sum())
         click.echo(f"\n{new:,} new games; results in {store} (seed {seed}, chunks of "
                    f"{chunk_size:,}); `vandatta-sim results show KEY` for details")
@@ -120,6 +151,27 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
                 click.echo(f"precision target not reached for {row['key']} ({row['label']}): "
                            f"half-width {row['half_width']:.4f} after {row['games']:,} games "
                            f"(--max-games)")
+    warning = capped_warning(summary)
+    if warning:
+        click.echo(warning, err=True)
+    if plot is not None:
+        plot_comparison(summary, comparison, baseline_index, plot)
+        click.echo(f"wrote the chart to {plot}", err=as_json)
+
+
+def _compare(summary, baseline_index, store, per_seat):
+    """The paired differences of each configuration from the baseline (None for one)."""
+    if len(summary) < 2:
+        return None
+    players = int(summary["players"].max())
+    measures = (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+    try:
+        return paired_comparison(list(summary["key"]), baseline_index, store,
+                                 dict(zip(summary["key"], summary["games"].astype(int))),
+                                 measures)
+    except SweepError as exc:  # e.g. different player counts: the sweep itself is stored
+        click.echo(f"warning: no paired comparison: {exc}", err=True)
+        return None
 
 
 def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
