@@ -112,7 +112,7 @@ def test_plot_writes_a_chart(tmp_path, suffix, magic):
     assert chart.read_bytes().startswith(magic)
     keys = [c["key"] for c in json.loads(invoke("sweep", *args, "--json").stdout)["configs"]]
     again = tmp_path / f"again{suffix}"
-    result = invoke("results", "plot", *keys, "--store", store, "--out", again)
+    result = invoke("results", "plot", *keys, "--store", store, "--plot", again)
     assert result.exit_code == 0 and again.read_bytes().startswith(magic)
 
 
@@ -135,8 +135,10 @@ def test_bad_comparison_and_plot_input_is_one_line_and_writes_nothing(tmp_path):
                                  "--store", store))
     assert "players" in line
     one_error_line(invoke("results", "compare", "0123456789abcdef", "--store", store))
-    one_error_line(invoke("results", "plot", first, "--store", store, "--out", tmp_path / "x.gif"))
+    one_error_line(invoke("results", "plot", first, "--store", store, "--plot",
+                          tmp_path / "x.gif"))
     assert not (tmp_path / "x.gif").exists()
+    one_error_line(invoke("results", "plot", first, "--store", store))  # no --plot FILE
 
 
 def test_pick_baseline_by_index_label_part_or_key():

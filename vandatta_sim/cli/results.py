@@ -14,7 +14,8 @@ from ..sweep import SweepError, format_table, stored_summary, summary_records
 from ..sweep.compare import (MAIN_MEASURES, format_comparison, format_per_seat,
                              paired_comparison, per_seat_measures, pick_baseline)
 from ..sweep.summary import capped_warning, format_estimate
-from .options import changes_text, json_option, store_option
+from .options import (baseline_option, changes_text, json_option, per_seat_option,
+                      plot_option, store_option)
 
 
 @click.group("results")
@@ -135,16 +136,10 @@ def _comparison(keys, store, baseline, per_seat):
     return summary, index, rows
 
 
-_baseline_option = click.option(
-    "--baseline", metavar="LABEL|INDEX",
-    help="The configuration the others are compared with (default: the first KEY).")
-
-
 @results_group.command("compare")
 @click.argument("keys", nargs=-1, required=True)
-@_baseline_option
-@click.option("--per-seat", is_flag=True,
-              help="Show every seat's win rate and mean points and their differences.")
+@baseline_option
+@per_seat_option
 @store_option
 @json_option
 def results_compare(keys, baseline, per_seat, store, as_json):
@@ -167,20 +162,21 @@ def results_compare(keys, baseline, per_seat, store, as_json):
 
 @results_group.command("plot")
 @click.argument("keys", nargs=-1, required=True)
-@_baseline_option
-@click.option("--out", "out", required=True, metavar="FILE",
-              help="The chart to write (.png or .svg).")
+@baseline_option
+@plot_option
 @store_option
-def results_plot(keys, baseline, out, store):
+def results_plot(keys, baseline, plot, store):
     """Draw stored configurations KEY… side by side: each measure with its 95% interval, the
     baseline marked, and the paired differences from it."""
+    if plot is None:
+        raise click.UsageError("results plot: give --plot FILE (.png or .svg)")
     try:
-        check_plot_path(out)
+        check_plot_path(plot)
     except ValueError as exc:
         raise click.UsageError(str(exc)) from None
     summary, index, rows = _comparison(keys, store, baseline, False)
-    plot_comparison(summary, rows if len(keys) > 1 else None, index, out)
-    click.echo(f"wrote the chart to {out}")
+    plot_comparison(summary, rows if len(keys) > 1 else None, index, plot)
+    click.echo(f"wrote the chart to {plot}")
 
 
 def summary_records_one(stats: dict) -> dict:

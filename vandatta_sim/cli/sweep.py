@@ -22,10 +22,10 @@ from ..sweep.compare import (MAIN_MEASURES, format_comparison, format_per_seat,
                              paired_comparison, per_seat_measures, pick_baseline)
 from ..sweep.config import _dedupe
 from ..sweep.summary import capped_warning
-from .options import (forget_option, json_option, match_formats_option, overrides_option,
-                      player_counts_option, policy_option, preset_option, rules_file_option,
-                      store_option, sweep_games_option, sweep_seed_option, sweep_threads_option,
-                      usage_errors)
+from .options import (baseline_option, forget_option, json_option, match_formats_option,
+                      overrides_option, per_seat_option, player_counts_option, plot_option,
+                      policy_option, preset_option, rules_file_option, store_option,
+                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -53,14 +53,9 @@ from .options import (forget_option, json_option, match_formats_option, override
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
 @click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
-@click.option("--baseline", metavar="LABEL|INDEX",
-              help="Compare every configuration with this one (default: the first): paired "
-                   "differences per game index, which need the same seed (one sweep has one). "
-                   "An index from 0, a label, a unique part of a label, or a key.")
-@click.option("--per-seat", is_flag=True,
-              help="Show every seat's win rate and mean points and their differences.")
-@click.option("--plot", metavar="FILE",
-              help="Also draw the compared measures with their intervals (.png or .svg).")
+@baseline_option
+@per_seat_option
+@plot_option
 @json_option
 def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
@@ -138,8 +133,9 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     else:
         click.echo(format_table(summary))
         if comparison:
-            click.echo(f"\nΔ = configuration − baseline ({summary['label'].iloc[baseline_index]}),"
-                       " paired by game index, 95% interval; shares in percentage points")
+            click.echo(f"\nΔ = configuration − baseline "
+                       f"({summary['label'].iloc[baseline_index]}), paired by game index, 95% "
+                       "interval; shares in percentage points")
             click.echo(format_per_seat(summary, comparison) if per_seat
                        else format_comparison(comparison))
         new = int(summary["new_games"].sum())

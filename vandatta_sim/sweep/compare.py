@@ -127,7 +127,8 @@ def _delta_text(row: dict, measure: str) -> str:
     scale, unit, digits = (100, " pp", 2) if share else (1, "", 2)
     if not (np.isfinite(low) and np.isfinite(high)):
         return f"{scale * value:+.{digits}f}{unit}"
-    return f"{scale * value:+.{digits}f}{unit} [{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]"
+    return (f"{scale * value:+.{digits}f}{unit} "
+            f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]")
 
 
 def format_comparison(rows: list[dict]) -> str:
