@@ -11,8 +11,8 @@ from ..simulate import Seats
 from ..store import MissingKeyError, Store
 from ..plots import check_plot_path, plot_comparison
 from ..sweep import SweepError, format_table, stored_summary, summary_records
-from ..sweep.compare import (MAIN_MEASURES, format_comparison, format_per_seat,
-                             paired_comparison, per_seat_measures, pick_baseline)
+from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
+                             pick_baseline)
 from ..sweep.summary import capped_warning, format_estimate
 from .options import (baseline_option, changes_text, json_option, per_seat_option,
                       plot_option, store_option)
@@ -129,7 +129,7 @@ def _comparison(keys, store, baseline, per_seat):
     try:
         index = pick_baseline(list(summary["label"]), list(summary["key"]), baseline)
         players = int(summary["players"].max())
-        measures = (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+        measures = compared_measures(players, per_seat)
         rows = paired_comparison(list(summary["key"]), index, Store(store), None, measures)
     except SweepError as exc:
         raise click.UsageError(f"results: {exc}") from None
@@ -154,9 +154,7 @@ def results_compare(keys, baseline, per_seat, store, as_json):
                               ensure_ascii=False))
     else:
         click.echo(format_table(summary))
-        click.echo(f"\nΔ = configuration − baseline ({summary['label'].iloc[index]}), paired "
-                   "by game index, 95% interval; shares in percentage points")
-        click.echo(format_per_seat(summary, rows) if per_seat else format_comparison(rows))
+        click.echo("\n" + comparison_text(summary, rows, index, per_seat))
     _warn_capped(summary)
 
 

@@ -18,8 +18,8 @@ from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, Swe
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
 from ..plots import check_plot_path, plot_comparison
-from ..sweep.compare import (MAIN_MEASURES, format_comparison, format_per_seat,
-                             paired_comparison, per_seat_measures, pick_baseline)
+from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
+                             pick_baseline)
 from ..sweep.config import _dedupe
 from ..sweep.summary import capped_warning
 from .options import (baseline_option, forget_option, json_option, match_formats_option,
@@ -133,11 +133,7 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     else:
         click.echo(format_table(summary))
         if comparison:
-            click.echo(f"\nΔ = configuration − baseline "
-                       f"({summary['label'].iloc[baseline_index]}), paired by game index, 95% "
-                       "interval; shares in percentage points")
-            click.echo(format_per_seat(summary, comparison) if per_seat
-                       else format_comparison(comparison))
+            click.echo("\n" + comparison_text(summary, comparison, baseline_index, per_seat))
         new = int(summary["new_games"].sum())
         click.echo(f"\n{new:,} new games; results in {store} (seed {seed}, chunks of "
                    f"{chunk_size:,}); `vandatta-sim results show KEY` for details")
@@ -160,7 +156,7 @@ def _compare(summary, baseline_index, store, per_seat):
     if len(summary) < 2:
         return None
     players = int(summary["players"].max())
-    measures = (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+    measures = compared_measures(players, per_seat)
     try:
         return paired_comparison(list(summary["key"]), baseline_index, store,
                                  dict(zip(summary["key"], summary["games"].astype(int))),

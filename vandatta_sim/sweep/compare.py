@@ -26,6 +26,11 @@ def per_seat_measures(players: int) -> tuple[str, ...]:
             *(f"mean_points_{s}" for s in range(players)))
 
 
+def compared_measures(players: int, per_seat: bool) -> tuple[str, ...]:
+    """The measures a comparison computes: the main ones, and every seat's on request."""
+    return (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+
+
 def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
     """Per game, the value whose mean is each summary measure (a win as 1, a capped game as 1),
     so that a difference of means is the mean of per-game differences."""
@@ -182,3 +187,11 @@ def pick_baseline(labels: list[str], keys: list[str], choice: str | None) -> int
                              "configurations; give more of the label or an index")
     raise SweepError(f"--baseline {choice[:60]!r} matches no configuration; give an index "
                      f"0–{len(labels) - 1}, a label or a key")
+
+
+def comparison_text(summary: pd.DataFrame, rows: list[dict], baseline: int,
+                    per_seat: bool = False) -> str:
+    """The comparison under its explaining line: the main measures, or every seat's."""
+    return (f"Δ = configuration − baseline ({summary['label'].iloc[baseline]}), paired by game "
+            "index, 95% interval; shares in percentage points\n"
+            + (format_per_seat(summary, rows) if per_seat else format_comparison(rows)))
