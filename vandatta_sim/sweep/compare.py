@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..stats import Estimate, Moments, paired_moments
 from ..store import Store
-from .config import SweepError, _as_store
+from .config import DEFAULT_STORE, SweepError, _as_store
 from .summary import _summary_columns, loser_points
 
 #: The measures compared by default (one seat's win rate: förhand's), as summary field names.
@@ -74,7 +74,7 @@ def stored_games(store: Store, key: str, chunk_size: int) -> int:
     return have
 
 
-def paired_comparison(keys: list[str], baseline: int = 0, store=None,
+def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
                       games: dict[str, int] | None = None,
                       measures: tuple[str, ...] | None = None) -> list[dict]:
     """For each of ``keys``, the paired difference of each measure against ``keys[baseline]``
