@@ -57,3 +57,9 @@ def test_summary_comparison_and_json_fields_are_the_documented_ones(tmp_path):
     shown = CliRunner().invoke(cli_main, ["results", "show", base["key"], "--store",
                                           str(tmp_path / "s"), "--json"])
     assert set(json.loads(shown.stdout)["summary"]) <= with_intervals(summary, base)
+
+
+def test_the_memory_note_names_simulates_chunk_size():
+    from vandatta_sim.cli.simulate import CHUNK_GAMES
+
+    assert f"in chunks of {CHUNK_GAMES:,}" in DOC.read_text(encoding="utf-8")

@@ -124,6 +124,7 @@ def test_bad_comparison_and_plot_input_is_one_line_and_writes_nothing(tmp_path):
                   ["--baseline", "stacking"], ["--plot", tmp_path / "chart.jpg"],
                   ["--plot", tmp_path / "nodir" / "c.png"]):
         one_error_line(invoke(*grid, *extra))
+        one_error_line(invoke(*grid, *extra, "--dry-run"))
         assert not store.exists()
     first = json.loads(invoke(*grid, "--json", "--seed", 1).stdout)["configs"][0]["key"]
     other_seed = json.loads(invoke(*grid, "--json", "--seed", 2).stdout)["configs"][0]["key"]

@@ -57,7 +57,7 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
         click.echo(warning, err=True)
 
 
-#: Games played and summarised at a time: about 100 MB at the peak for 10 players (the
+#: Games played and summarised at a time: about 60 MB (4 players) to 110 MB (10 players) (the
 #: kernel's output arrays and the chunk's table), whatever ``--games`` is.
 CHUNK_GAMES = 250_000
 

@@ -86,6 +86,14 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
+        unique = _dedupe(configs)
+        baseline_index = pick_baseline([c.label for c in unique],
+                                       [c.key(seed, chunk_size) for c in unique], baseline)
+        if plot is not None:
+            try:
+                check_plot_path(plot)
+            except ValueError as exc:
+                raise SweepError(str(exc)) from None
         if dry_run:
             if run["games"] is not None or run["precision"] is not None:
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
@@ -97,14 +105,6 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
         check_backend(backend)
         if threads is not None and threads < 1:
             raise SweepError(f"threads {threads} is not allowed; allowed: an integer ≥ 1")
-        unique = _dedupe(configs)
-        baseline_index = pick_baseline([c.label for c in unique],
-                                       [c.key(seed, chunk_size) for c in unique], baseline)
-        if plot is not None:
-            try:
-                check_plot_path(plot)
-            except ValueError as exc:
-                raise SweepError(str(exc)) from None
 
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
     try:
