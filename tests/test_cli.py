@@ -152,3 +152,29 @@ def test_every_command_has_help_and_a_shared_flag_reads_the_same_everywhere():
     assert shared | two_forms <= set(helps)
     for flag, declarations in helps.items():
         assert len(declarations) <= (2 if flag in two_forms else 1), (flag, declarations)
+
+
+def test_simulate_streams_chunks_with_the_same_games_and_summary(tmp_path, monkeypatch):
+    from vandatta_sim.cli import simulate as simulate_cli
+    from vandatta_sim.rules import get_preset
+    from vandatta_sim.simulate import simulate
+    from vandatta_sim.sweep import summarize
+
+    monkeypatch.setattr(simulate_cli, "CHUNK_GAMES", 70)  # 200 games in chunks of 70, 70, 60
+    args = ["simulate", "--match", "single", "--players", "4", "--set", "ace_draw=3",
+            "--policy", "all=expert", "--games", "200", "--seed", "5"]
+    whole = simulate(get_preset("standard").replace(players=4, match="single", ace_draw=3), 200,
+                     seed=5, policies="all=expert")
+    for name in ("g.csv", "g.parquet"):
+        result = run(*args, "--out", str(tmp_path / name))
+        assert result.exit_code == 0, result.output
+        read = pd.read_csv if name.endswith(".csv") else pd.read_parquet
+        pd.testing.assert_frame_equal(read(tmp_path / name), whole, check_dtype=False)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.csv", "g.parquet"]  # no temp left
+    summary = summarize(whole, 4)
+    result = run(*args)
+    assert f"({int(whole.capped.sum()):,} capped)" in result.stdout
+    assert f"{100 * summary['capped_share']:.2f}%" in result.stdout
+    assert f"{summary['mean_turns']:.2f}" in result.stdout
+    assert result.stderr.startswith("warning: capped games") and "lower bound" in result.stderr
+    assert "capped_share" in result.stdout and "win_rate" in result.stdout

@@ -555,14 +555,14 @@ def test_sweep_command_table_json_and_results_commands(tmp_path):
             "--games", 3000, "--chunk-size", 1000, "--seed", 2, "--store", store]
     result = invoke(*args)
     assert result.exit_code == 0, result.output
-    assert "förhand wins" in result.output and "6,000 new games" in result.output
+    assert "win_rate_0" in result.output and "6,000 new games" in result.output
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
     data = json.loads(invoke(*args, "--json").output)
     assert [c["new_games"] for c in data["configs"]] == [0, 0]
     row = data["configs"][0]
     assert row["games"] == 3000
     assert row["win_rate_0_low"] < row["win_rate_0"] < row["win_rate_0_high"]
-    for name in ("mean_turns", "blocked_share", "loser_points"):
+    for name in ("mean_turns", "blocked_share", "capped_share", "loser_points"):
         assert row[f"{name}_low"] <= row[name] <= row[f"{name}_high"]
     listed = invoke("results", "list", "--store", store)
     assert listed.exit_code == 0 and row["key"] in listed.output and "3,000" in listed.output
@@ -590,7 +590,7 @@ def test_dask_local_from_the_command_line(tmp_path):
 def test_summary_statistics_on_a_known_table():
     df = pd.DataFrame({"winner": np.array([0, 1, -1, 0], np.int8),
                        "turns": [10, 20, 30, 40], "blocked": [0, 0, 1, 0],
-                       "deals": [1, 1, 1, 1], "points_0": [0, 5, 7, 0],
+                       "deals": [1, 1, 1, 1], "capped": [False] * 4, "points_0": [0, 5, 7, 0],
                        "points_1": [10, 0, 3, 20]})
     s = summarize(df, 2)
     assert s["games"] == 4 and s["win_rate_0"] == 0.5 and s["mean_turns"] == 25

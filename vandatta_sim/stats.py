@@ -233,6 +233,18 @@ class Moments:
         return Estimate(self.mean, self.mean - margin, self.mean + margin, self.n)
 
 
+def paired_moments(a, b) -> Moments:
+    """The mergeable form of :func:`paired_difference`: the :class:`Moments` of ``a - b`` for
+    one block of paired games. Blocks merged with :meth:`Moments.merge` give, through
+    :meth:`Moments.estimate`, the interval :func:`paired_difference` gives on all the games at
+    once, without holding them (chunked or streamed comparisons)."""
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
+    return Moments.of(a - b)
+
+
 def ratio_of_sums(sums: tuple[int, int, int, int, int], n: int,
                   confidence: float = 0.95) -> Estimate:
     """``Σb / Σd`` over ``n`` independent units, from ``(Σb, Σd, Σb², Σbd, Σd²)``.

@@ -353,3 +353,14 @@ def check_store_path(store, write: bool = True) -> None:
         check_store_folder(store, "--store", write=write)
 json_option = click.option("--json", "as_json", is_flag=True,
                            help="Machine-readable output (JSON) on stdout.")
+plot_option = click.option("--plot", metavar="FILE",
+                           help="Draw the compared measures with their 95% intervals, the "
+                                "baseline marked (.png or .svg).")
+baseline_option = click.option(
+    "--baseline", metavar="LABEL|INDEX",
+    help="Compare every configuration with this one (default: the first): paired differences "
+         "per game index, which need the same seed and player count. An index from 0, a "
+         "label, a unique part of a label (stacking=true), or a key.")
+per_seat_option = click.option(
+    "--per-seat", is_flag=True,
+    help="Show every seat's win rate and mean points and their paired differences.")

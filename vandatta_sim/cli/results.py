@@ -1,4 +1,5 @@
-"""``vandatta-sim results``: list, show, verify, export and remove configurations in a store.
+"""``vandatta-sim results``: list, show, compare, plot, verify, export and remove the
+configurations in a result store.
 
 A KEY may be given as any unique prefix of a stored key (an ambiguous prefix is a one-line error
 listing the matches). Bad chunks (see :mod:`vandatta_sim.store`) are never summarised: ``show``
@@ -17,9 +18,14 @@ import click
 
 from .. import tables
 from ..simulate import Seats
+from ..plots import check_plot_path, plot_comparison
 from ..store import MissingKeyError, Store, UnsafeStoreError
-from ..sweep import format_table, stored_summary, summary_records
-from .options import changes_text, check_store_path, json_option, store_option
+from ..sweep import SweepError, format_table, stored_summary, summary_records
+from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
+                             pick_baseline)
+from ..sweep.summary import capped_warning, format_estimate
+from .options import (baseline_option, changes_text, check_store_path, json_option,
+                      per_seat_option, plot_option, store_option)
 from .simulate import write_table
 
 
@@ -146,9 +152,94 @@ def results_show(key, store, as_json):
                      f"{pr.get('reached', float('nan')):.5f} after {pr.get('games'):,} games"
                      + ("" if pr.get("target_reached") else "  (target not reached)"))
     click.echo("\n".join(lines))
-    click.echo("\n" + format_table(_one_row(key, p.get("label", ""), stats)))
+    row = _one_row(key, p.get("label", ""), stats)
+    click.echo("\n" + format_table(row))
     rates = ", ".join(f"{s}: {100 * w:.2f}%" for s, w in enumerate(stats["win_rates"]))
-    click.echo(f"win rate by seat: {rates}  (largest 95% half-width {stats['half_width']:.4f})")
+    click.echo(f"win_rate_<seat>: {rates}  (half_width, the largest 95% half-width: "
+               f"{stats['half_width']:.4f})")
+    click.echo(f"capped_share {format_estimate(row.iloc[0], 'capped_share', 2, True)} "
+               f"({stats['capped_games']:,} capped games); blocked_share "
+               f"{format_estimate(row.iloc[0], 'blocked_share', 2, True)}")
+    _warn_capped(row)
+
+
+def _warn_capped(summary) -> None:
+    warning = capped_warning(summary)
+    if warning:
+        click.echo(warning, err=True)
+
+
+def _stored_summaries(keys, store):
+    """The summary rows of stored configurations ``keys`` (one line, exit 2, on any problem)."""
+    import pandas as pd
+
+    s = Store(store)
+    known = s.keys()
+    rows = []
+    for key in keys:
+        if key not in known:
+            raise click.UsageError(f"results: no configuration {key!r} in {store}; see "
+                                   f"`vandatta-sim results list --store {store}`")
+        try:
+            label = s.read_provenance(key).get("label", "")
+            rows.append({"key": key, "label": label} | stored_summary(key, s))
+        except (MissingKeyError, ValueError, KeyError) as exc:
+            message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+            raise click.UsageError(f"results: {message}") from None
+    return pd.DataFrame(rows)
+
+
+def _comparison(keys, store, baseline, per_seat):
+    summary = _stored_summaries(keys, store)
+    try:
+        index = pick_baseline(list(summary["label"]), list(summary["key"]), baseline)
+        players = int(summary["players"].max())
+        measures = compared_measures(players, per_seat)
+        rows = paired_comparison(list(summary["key"]), index, Store(store), None, measures)
+    except SweepError as exc:
+        raise click.UsageError(f"results: {exc}") from None
+    return summary, index, rows
+
+
+@results_group.command("compare")
+@click.argument("keys", nargs=-1, required=True)
+@baseline_option
+@per_seat_option
+@store_option
+@json_option
+def results_compare(keys, baseline, per_seat, store, as_json):
+    """Paired differences of stored configurations KEY… from a baseline, game by game over the
+    games both hold. Pairing needs the same seed and player count (refused otherwise)."""
+    summary, index, rows = _comparison(keys, store, baseline, per_seat)
+    if as_json:
+        records = summary_records(summary)
+        for record, row in zip(records, rows):
+            record |= summary_records_one(row)
+        click.echo(json.dumps({"baseline": keys[index], "configs": records}, indent=2,
+                              ensure_ascii=False))
+    else:
+        click.echo(format_table(summary))
+        click.echo("\n" + comparison_text(summary, rows, index, per_seat))
+    _warn_capped(summary)
+
+
+@results_group.command("plot")
+@click.argument("keys", nargs=-1, required=True)
+@baseline_option
+@plot_option
+@store_option
+def results_plot(keys, baseline, plot, store):
+    """Draw stored configurations KEY… side by side: each measure with its 95% interval, the
+    baseline marked, and the paired differences from it."""
+    if plot is None:
+        raise click.UsageError("results plot: give --plot FILE (.png or .svg)")
+    try:
+        check_plot_path(plot)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    summary, index, rows = _comparison(keys, store, baseline, False)
+    plot_comparison(summary, rows if len(keys) > 1 else None, index, plot)
+    click.echo(f"wrote the chart to {plot}")
 
 
 @results_group.command("verify")

@@ -1,16 +1,19 @@
-"""``vandatta-sim simulate``: play many games and print each seat's win rate and points."""
+"""``vandatta-sim simulate``: play many games and print each seat's win rate and points.
+
+The games are played in chunks of :data:`CHUNK_GAMES`, summarised by the sweep's mergeable
+summary and, with ``--out``, appended to the file chunk by chunk, so memory stays at one chunk
+whatever ``--games`` is.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import click
-import numpy as np
 
 from ..paths import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
-from ..stats import mean_interval, proportion
 from .options import (build_rules, build_seats, check_user_file, games_option, rules_options,
                       seat_options, seed_option, threads_option, usage_errors, warn_inert)
 
@@ -30,11 +33,35 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
     seats = build_seats(rules, policies, forget)
     warn_inert(rules, seats)
     check_output_path(out)
-    df = simulate(rules, games, seed=seed, policies=seats, threads=threads)
-    click.echo(summary_text(df, rules, seats, seed))
+    from ..sweep.summary import _Summary
+
+    total = _Summary(rules.players)
+
+    def chunks():
+        nonlocal total
+        for first in range(0, games, CHUNK_GAMES):
+            df = simulate(rules, min(CHUNK_GAMES, games - first), seed=seed, policies=seats,
+                          threads=threads, first_game=first)
+            total = total.merge(_Summary.of(df, rules.players))
+            yield df
+
     if out:
-        write_table(df, out)
-        click.echo(f"wrote {len(df):,} games to {out}")
+        stream_table(chunks(), out)
+    else:
+        for _ in chunks():
+            pass
+    result = total.result()
+    click.echo(summary_text(result, rules, seats, seed))
+    if out:
+        click.echo(f"wrote {result['games']:,} games to {out}")
+    warning = _capped_warning(result, rules)
+    if warning:
+        click.echo(warning, err=True)
+
+
+#: Games played and summarised at a time: about 60 MB (4 players) to 110 MB (10 players) (the
+#: kernel's output arrays and the chunk's table), whatever ``--games`` is.
+CHUNK_GAMES = 250_000
 
 
 def check_output_path(out: str | None) -> None:
@@ -42,23 +69,60 @@ def check_output_path(out: str | None) -> None:
     check_user_file(out, (".parquet", ".csv"))
 
 
-def summary_text(df, rules: Rules, seats: Seats, seed: int) -> str:
+def summary_text(result: dict, rules: Rules, seats: Seats, seed: int) -> str:
+    """The summary of a run under the summary's field names (docs/columns.md), each with its
+    95% interval."""
+    from ..sweep.summary import format_estimate
+
     unit = "deals" if rules.match_kind == "single" else f"matches ({rules.match})"
-    lines = [f"{len(df):,} {unit}, {rules.players} players, rules key {rules.key()}, "
+    lines = [f"{result['games']:,} {unit}, {rules.players} players, rules key {rules.key()}, "
              f"seed {seed}, policies {seats.describe()}",
-             f"{'seat':<6}{'policy':<14}{'win rate [95% CI]':<28}{'mean points [95% CI]'}"]
+             f"{'seat':<6}{'policy':<14}{'win_rate [95% CI]':<28}{'mean_points [95% CI]'}"]
     for s in range(rules.players):
-        win = proportion(int((df.winner == s).sum()), len(df))
-        pts = mean_interval(df[f"points_{s}"].to_numpy(np.float64))
-        lines.append(f"{s:<6}{seats.policies[s]:<14}{win.format(3, percent=True):<28}"
-                     f"{pts.format(2)}")
-    turns = mean_interval(df.turns.to_numpy(np.float64))
-    lines.append(f"mean turns {turns.format(2)}; blocked {int(df.blocked.sum()):,}; "
-                 f"capped {int(df.capped.sum()):,}")
+        lines.append(f"{s:<6}{seats.policies[s]:<14}"
+                     f"{format_estimate(result, f'win_rate_{s}', 1, True):<28}"
+                     f"{format_estimate(result, f'mean_points_{s}', 2)}")
+    lines.append(f"mean_turns {format_estimate(result, 'mean_turns', 2)}; blocked_share "
+                 f"{format_estimate(result, 'blocked_share', 2, True)}; capped_share "
+                 f"{format_estimate(result, 'capped_share', 2, True)} "
+                 f"({result['capped_games']:,} capped)")
     if rules.match_kind != "single":
-        deals = mean_interval(df.deals.to_numpy(np.float64))
-        lines.append(f"mean deals per match {deals.format(2)}")
+        lines.append(f"mean_deals per match {format_estimate(result, 'mean_deals', 2)}")
     return "\n".join(lines)
+
+
+def _capped_warning(result: dict, rules: Rules) -> str | None:
+    import pandas as pd
+
+    from ..sweep.summary import capped_warning
+
+    return capped_warning(pd.DataFrame([{"key": rules.key(), "label": "this run"} | result]))
+
+
+def stream_table(frames, out: str) -> None:
+    """Write the per-game tables ``frames`` one after another to ``out`` (.csv: appended;
+    .parquet: one row group each), atomically (:func:`~vandatta_sim.paths.write_atomically`):
+    an interrupted write leaves nothing behind and no file of the user's is touched."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def write(tmp: str) -> None:
+        if Path(out).suffix.lower() == ".csv":
+            with open(tmp, "w", encoding="utf-8", newline="") as handle:
+                for i, df in enumerate(frames):
+                    df.to_csv(handle, index=False, header=i == 0)
+            return
+        writer = None
+        try:
+            for df in frames:
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                writer = writer or pq.ParquetWriter(tmp, table.schema)
+                writer.write_table(table)
+        finally:
+            if writer is not None:
+                writer.close()
+
+    write_atomically(out, write, "--out")
 
 
 def write_table(df, out: str) -> None:

@@ -16,18 +16,24 @@ import shlex
 import sys
 
 import click
+import pandas as pd
 
 from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, SweepError,
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
 from .. import tables
+from ..plots import check_plot_path, plot_comparison
+from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
+                             pick_baseline)
+from ..sweep.config import _dedupe
 from ..sweep.dry_run import estimate_time
+from ..sweep.summary import capped_warning
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, check_preset_once, check_store_path, forget_option, json_option,
-                      match_formats_option, overrides_option, player_counts_option,
-                      policy_option, preset_option, rules_file_option, store_option,
-                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors,
-                      warn_inert)
+from .options import (ASCII_INT, baseline_option, check_preset_once, check_store_path,
+                      forget_option, json_option, match_formats_option, overrides_option,
+                      per_seat_option, player_counts_option, plot_option, policy_option,
+                      preset_option, rules_file_option, store_option, sweep_games_option,
+                      sweep_seed_option, sweep_threads_option, usage_errors, warn_inert)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -55,10 +61,13 @@ from .options import (ASCII_INT, check_preset_once, check_store_path, forget_opt
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
 @click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
+@baseline_option
+@per_seat_option
+@plot_option
 @json_option
 def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-              threads, dry_run, as_json):
+              threads, dry_run, baseline, per_seat, plot, as_json):
     """Run a grid of configurations into the result store, resumably.
 
     The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
@@ -71,12 +80,12 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     with interrupts_end_the_run(message) as signals:
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-               threads, dry_run, as_json, signals.stop_requested)
+               threads, dry_run, baseline, per_seat, plot, as_json, signals.stop_requested)
 
 
 def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
            swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
-           dry_run, as_json, stop_requested):
+           dry_run, baseline, per_seat, plot, as_json, stop_requested):
     with usage_errors():
         check_store_path(store, write=not dry_run)  # a dry run only reads the store
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
@@ -100,6 +109,14 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
+        unique = _dedupe(configs)
+        baseline_index = pick_baseline([c.label for c in unique],
+                                       [c.key(seed, chunk_size) for c in unique], baseline)
+        if plot is not None:
+            try:
+                check_plot_path(plot)
+            except ValueError as exc:
+                raise SweepError(str(exc)) from None
         if dry_run:
             if run["games"] is not None or run["precision"] is not None:
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
@@ -128,13 +145,19 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                                    f"{exc.strerror or exc}") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
+    comparison = _compare(summary, baseline_index, store, per_seat)
     if as_json:
+        records = summary_records(summary)
+        for record, row in zip(records, comparison or ()):
+            record |= summary_records(pd.DataFrame([row]))[0]
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
-               "configs": summary_records(summary)}
+               "baseline": str(summary["key"].iloc[baseline_index]), "configs": records}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(format_table(summary))
+        if comparison:
+            click.echo("\n" + comparison_text(summary, comparison, baseline_index, per_seat))
         new = int(summary["new_games"].sum())
         click.echo(f"\n{new:,} new games; results in {store} (seed {seed}, chunks of "
                    f"{chunk_size:,}); `vandatta-sim results show KEY` for details")
@@ -144,6 +167,27 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                 click.echo(f"precision target not reached for {row['key']} ({row['label']}): "
                            f"half-width {row['half_width']:.4f} after {row['games']:,} games "
                            f"(--max-games)")
+    warning = capped_warning(summary)
+    if warning:
+        click.echo(warning, err=True)
+    if plot is not None:
+        plot_comparison(summary, comparison, baseline_index, plot)
+        click.echo(f"wrote the chart to {plot}", err=as_json)
+
+
+def _compare(summary, baseline_index, store, per_seat):
+    """The paired differences of each configuration from the baseline (None for one)."""
+    if len(summary) < 2:
+        return None
+    players = int(summary["players"].max())
+    measures = compared_measures(players, per_seat)
+    try:
+        return paired_comparison(list(summary["key"]), baseline_index, store,
+                                 dict(zip(summary["key"], summary["games"].astype(int))),
+                                 measures)
+    except SweepError as exc:  # e.g. different player counts: the sweep itself is stored
+        click.echo(f"warning: no paired comparison: {exc}", err=True)
+        return None
 
 
 def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,

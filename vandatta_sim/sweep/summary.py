@@ -21,7 +21,8 @@ from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, _as_s
 @dataclass(frozen=True)
 class _Summary:
     """Sufficient statistics of some games of one configuration: computed per chunk (while the
-    chunk is in memory, or from its stored columns) and merged in chunk order."""
+    chunk is in memory, or from its stored columns) and merged in chunk order. The one summary
+    of a set of games: the sweep, ``results`` and ``simulate`` all use it."""
 
     players: int
     n: int = 0
@@ -30,26 +31,25 @@ class _Summary:
     loser_points: Moments = Moments()
     blocked: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)  # Σb, Σd, Σb², Σbd, Σd²
     single_deals: bool = True
+    capped: int = 0
+    points: tuple[Moments, ...] = ()
+    deals: Moments = Moments()
 
     @classmethod
     def of(cls, df: pd.DataFrame, players: int) -> _Summary:
         n = len(df)
         winner = df["winner"].to_numpy().astype(np.int64)
         wins = np.bincount(winner[winner >= 0], minlength=players)[:players]
-        total = np.zeros(n, np.int64)
-        winner_points = np.zeros(n, np.int64)
-        for s in range(players):
-            points = df[f"points_{s}"].to_numpy()
-            total += points
-            winner_points = np.where(winner == s, points, winner_points)
-        losers = players - (winner >= 0)
+        points = tuple(Moments.of(df[f"points_{s}"].to_numpy(np.float64))
+                       for s in range(players))
         b = df["blocked"].to_numpy().astype(np.int64)
         d = df["deals"].to_numpy().astype(np.int64)
         return cls(players, n, tuple(int(w) for w in wins),
                    Moments.of(df["turns"].to_numpy(np.float64)),
-                   Moments.of((total - winner_points) / losers),
+                   Moments.of(loser_points(df, players)),
                    (int(b.sum()), int(d.sum()), int(b @ b), int(b @ d), int(d @ d)),
-                   bool(np.all(d == 1)))
+                   bool(np.all(d == 1)), int(df["capped"].to_numpy().sum()), points,
+                   Moments.of(d.astype(np.float64)))
 
     def merge(self, other: _Summary) -> _Summary:
         if not other.n:
@@ -61,7 +61,9 @@ class _Summary:
                         self.turns.merge(other.turns),
                         self.loser_points.merge(other.loser_points),
                         tuple(a + b for a, b in zip(self.blocked, other.blocked)),
-                        self.single_deals and other.single_deals)
+                        self.single_deals and other.single_deals, self.capped + other.capped,
+                        tuple(a.merge(b) for a, b in zip(self.points, other.points)),
+                        self.deals.merge(other.deals))
 
     def blocked_share(self, confidence: float = 0.95) -> Estimate:
         """Blocked deals / deals played: Wilson for single deals (or none blocked), else the
@@ -79,46 +81,87 @@ class _Summary:
             out[name], out[f"{name}_low"], out[f"{name}_high"] = est.value, est.low, est.high
 
         wins = np.array(self.wins or (0,) * self.players, np.int64)
-        put("win_rate_0", proportion(int(wins[0]), self.n))
+        for s in range(self.players):
+            put(f"win_rate_{s}", proportion(int(wins[s]), self.n))
         put("mean_turns", self.turns.estimate())
         put("blocked_share", self.blocked_share())
+        put("capped_share", proportion(self.capped, self.n))
         put("loser_points", self.loser_points.estimate())
+        for s, moments in enumerate(self.points or (Moments(),) * self.players):
+            put(f"mean_points_{s}", moments.estimate())
+        put("mean_deals", self.deals.estimate())
+        out["capped_games"] = self.capped
         widths = np.asarray(win_rate_half_width(wins, self.n), dtype=np.float64)
         out["half_width"] = float(widths.max())
         out["win_rates"] = [float(w / self.n) if self.n else float("nan") for w in wins]
         return out
 
 
-def summarize(df: pd.DataFrame, players: int) -> dict:
-    """Summary of a configuration's games, each with its 95% interval:
+def loser_points(df: pd.DataFrame, players: int) -> np.ndarray:
+    """Per game, the mean points of the players who did not win (all of them in a game
+    without a winner): the ``loser_points`` measure, one value per game."""
+    winner = df["winner"].to_numpy().astype(np.int64)
+    total = np.zeros(len(df), np.int64)
+    winner_points = np.zeros(len(df), np.int64)
+    for s in range(players):
+        seat_points = df[f"points_{s}"].to_numpy()
+        total += seat_points
+        winner_points = np.where(winner == s, seat_points, winner_points)
+    return (total - winner_points) / (players - (winner >= 0))
 
-    ``win_rate_0`` (seat 0 = förhand of the first deal; Wilson), ``mean_turns``,
-    ``blocked_share`` (blocked deals / deals played), ``loser_points`` (per game, the mean
-    points of the players who did not win), each with ``_low``/``_high``; ``half_width``, the
-    largest win-rate half-width over all seats; ``win_rates``, every seat's win rate."""
+
+def summarize(df: pd.DataFrame, players: int) -> dict:
+    """Summary of a configuration's games, each with its 95% interval and ``_low``/``_high``
+    (the fields are explained in docs/columns.md):
+
+    ``win_rate_<s>`` (seat 0 = förhand of the first deal; Wilson), ``mean_turns``,
+    ``blocked_share`` (blocked deals / deals played), ``capped_share`` (games that hit a cap /
+    games), ``loser_points`` (per game, the mean points of the players who did not win),
+    ``mean_points_<s>``, ``mean_deals``; ``capped_games``; ``half_width``, the largest
+    win-rate half-width over all seats; ``win_rates``, every seat's win rate."""
     return _Summary.of(df, players).result()
 
 
-def format_table(summary: pd.DataFrame) -> str:
-    """The configurations side by side: games, förhand (seat 0) win rate, mean turns, blocked
-    share and mean loser points, each with its 95% interval, and the largest 95% half-width of
-    any seat's win rate (what ``--precision`` bounds)."""
-    def est(row, name, digits, percent=False):
-        e = Estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], int(row["games"]))
-        if not np.isfinite(e.value):
-            return "–"
-        if not (np.isfinite(e.low) and np.isfinite(e.high)):
-            return f"{100 * e.value:.{digits}f}%" if percent else f"{e.value:.{digits}f}"
-        return e.format(digits + 2, percent=True) if percent else e.format(digits)
+#: The measures of the sweep table, in order: (summary field, decimals, shown as percent).
+TABLE_MEASURES = (("win_rate_0", 1, True), ("mean_turns", 2, False),
+                  ("blocked_share", 2, True), ("capped_share", 2, True),
+                  ("loser_points", 1, False))
 
-    header = ["key", "configuration", "games", "förhand wins", "mean turns", "blocked",
-              "loser points", "win ±"]
+
+def format_estimate(row, name: str, digits: int, percent: bool = False) -> str:
+    """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it."""
+    e = Estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], int(row["games"]))
+    if not np.isfinite(e.value):
+        return "–"
+    if not (np.isfinite(e.low) and np.isfinite(e.high)):
+        return f"{100 * e.value:.{digits}f}%" if percent else f"{e.value:.{digits}f}"
+    return e.format(digits + 2, percent=True) if percent else e.format(digits)
+
+
+def format_table(summary: pd.DataFrame) -> str:
+    """The configurations side by side under the summary's field names (docs/columns.md):
+    games, ``win_rate_0`` (förhand), ``mean_turns``, ``blocked_share``, ``capped_share`` and
+    ``loser_points``, each with its 95% interval, and ``half_width``, the largest 95%
+    half-width of any seat's win rate (what ``--precision`` bounds)."""
+    header = ["key", "configuration", "games", *(m for m, _, _ in TABLE_MEASURES), "half_width"]
     lines = [[row["key"], row["label"], f"{int(row['games']):,}",
-              est(row, "win_rate_0", 1, True), est(row, "mean_turns", 2),
-              est(row, "blocked_share", 2, True), est(row, "loser_points", 1),
+              *(format_estimate(row, *m) for m in TABLE_MEASURES),
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
-    return _table(header, lines, "llrllllr", style="text")
+    return _table(header, lines, "llrlllllr", style="text")
+
+
+def capped_warning(summary: pd.DataFrame) -> str | None:
+    """One line for stderr when any configuration has capped games, else None: what the cap
+    does to the means, so that nobody reads them as if every game had ended normally."""
+    capped = summary[summary["capped_share"].fillna(0) > 0]
+    if capped.empty:
+        return None
+    which = ", ".join(f"{row['label'] or row['key']}: {100 * row['capped_share']:.2f}%"
+                      for _, row in capped.iterrows())
+    return (f"warning: capped games ({which}) stop at the cap with no winner: mean_turns is "
+            "a lower bound on the true mean length, win rates count them as nobody's win, and "
+            "their points are the hands held at the cap")
 
 
 def _jsonable(value):
@@ -143,7 +186,8 @@ def summary_records(summary: pd.DataFrame) -> list[dict]:
 
 
 def _summary_columns(players: int) -> list[str]:
-    return ["winner", "turns", "blocked", "deals", *[f"points_{s}" for s in range(players)]]
+    return ["winner", "turns", "blocked", "capped", "deals",
+            *[f"points_{s}" for s in range(players)]]
 
 
 def _load_prefix(store: Store, key: str, chunk_size: int, games: int | None,

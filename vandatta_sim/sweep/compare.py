@@ -1,0 +1,197 @@
+"""Paired comparisons: every configuration against a baseline, game by game.
+
+Game ``i`` of every configuration with the same seed is dealt from the same random numbers
+(common random numbers), so the difference of a measure is estimated from the per-game
+differences (:func:`vandatta_sim.stats.paired_moments`, merged chunk by chunk): a far narrower
+interval than two independent intervals give. Pairing needs the same seed and player count.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..stats import Estimate, Moments, paired_moments
+from ..store import Store
+from .config import DEFAULT_STORE, SweepError, _as_store
+from .summary import _summary_columns, loser_points
+
+#: The measures compared by default (one seat's win rate: förhand's), as summary field names.
+MAIN_MEASURES = ("win_rate_0", "mean_turns", "loser_points", "capped_share")
+
+
+def per_seat_measures(players: int) -> tuple[str, ...]:
+    """The per-seat measures of ``--per-seat``: each seat's win rate and mean points."""
+    return (*(f"win_rate_{s}" for s in range(players)),
+            *(f"mean_points_{s}" for s in range(players)))
+
+
+def compared_measures(players: int, per_seat: bool) -> tuple[str, ...]:
+    """The measures a comparison computes: the main ones, and every seat's on request."""
+    return (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+
+
+def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+    """Per game, the value whose mean is each summary measure (a win as 1, a capped game as 1),
+    so that a difference of means is the mean of per-game differences."""
+    winner = df["winner"].to_numpy().astype(np.int64)
+    values = {f"win_rate_{s}": winner == s for s in range(players)}
+    values |= {"mean_turns": df["turns"].to_numpy(), "loser_points": loser_points(df, players),
+               "capped_share": df["capped"].to_numpy()}
+    values |= {f"mean_points_{s}": df[f"points_{s}"].to_numpy() for s in range(players)}
+    return values
+
+
+class _GameReader:
+    """Games ``start … stop-1`` of one stored configuration, whatever its chunk size (the last
+    chunk read is kept, so that reading in order loads each chunk once)."""
+
+    def __init__(self, store: Store, key: str, chunk_size: int, players: int):
+        self.store, self.key, self.chunk_size = store, key, chunk_size
+        self.columns = _summary_columns(players)
+        self._cached: tuple[int, pd.DataFrame] | None = None
+
+    def _chunk(self, c: int) -> pd.DataFrame:
+        if self._cached is None or self._cached[0] != c:
+            self._cached = (c, self.store.load_chunks(self.key, [c], self.columns))
+        return self._cached[1]
+
+    def read(self, start: int, stop: int) -> pd.DataFrame:
+        k = self.chunk_size
+        parts = [self._chunk(c).iloc[max(start - c * k, 0): stop - c * k]
+                 for c in range(start // k, (stop - 1) // k + 1)]
+        return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+
+def stored_games(store: Store, key: str, chunk_size: int) -> int:
+    """Games stored contiguously from game 0 on."""
+    rows, have, c = store.chunk_rows(key), 0, 0
+    while c in rows:
+        have += rows[c]
+        if rows[c] < chunk_size:
+            break
+        c += 1
+    return have
+
+
+def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
+                      games: dict[str, int] | None = None,
+                      measures: tuple[str, ...] | None = None) -> list[dict]:
+    """For each of ``keys``, the paired difference of each measure against ``keys[baseline]``
+    over the games both hold (``games[key]`` limits a key to its first games): one dict per key
+    with ``paired_games`` and ``delta_<measure>`` plus ``_low``/``_high`` (95%). The baseline's
+    own row has ``baseline`` True and no deltas. SweepError when seeds or player counts differ."""
+    store = _as_store(store)
+    provenance = [store.read_provenance(k) for k in keys]
+    base = provenance[baseline]
+    for key, p in zip(keys, provenance):
+        for field in ("seed", "players"):
+            if p.get(field) != base.get(field):
+                raise SweepError(f"cannot pair {key} with baseline {keys[baseline]}: {field} "
+                                 f"{p.get(field)} ≠ {base.get(field)} (paired differences need "
+                                 "the same seed and player count)")
+    players = int(base["players"])
+    measures = tuple(dict.fromkeys(measures or MAIN_MEASURES))  # each measure once
+    readers = [_GameReader(store, k, int(p["chunk_size"]), players)
+               for k, p in zip(keys, provenance)]
+    held = [min(stored_games(store, k, r.chunk_size), (games or {}).get(k, np.inf))
+            for k, r in zip(keys, readers)]
+    rows = []
+    for i, key in enumerate(keys):
+        row = {"key": key, "label": provenance[i].get("label", ""), "baseline": i == baseline}
+        if i == baseline:
+            rows.append(row | {"paired_games": int(held[i])})
+            continue
+        n = int(min(held[i], held[baseline]))
+        sums = {m: Moments() for m in measures}
+        block = readers[baseline].chunk_size
+        for start in range(0, n, block):
+            stop = min(start + block, n)
+            ours = game_values(readers[i].read(start, stop), players)
+            theirs = game_values(readers[baseline].read(start, stop), players)
+            for m in measures:
+                sums[m] = sums[m].merge(paired_moments(ours[m], theirs[m]))
+        row["paired_games"] = n
+        for m in measures:
+            est: Estimate = sums[m].estimate()
+            row[f"delta_{m}"], row[f"delta_{m}_low"], row[f"delta_{m}_high"] = (
+                est.value, est.low, est.high)
+        rows.append(row)
+    return rows
+
+
+def _delta_text(row: dict, measure: str) -> str:
+    """``+1.23 pp [0.80, 1.66]`` for shares (percentage points), ``-4.10 [-5.00, -3.20]``
+    otherwise; ``baseline`` on the baseline's row."""
+    if row.get("baseline"):
+        return "baseline"
+    value, low, high = (row.get(f"delta_{measure}{s}", np.nan) for s in ("", "_low", "_high"))
+    if not np.isfinite(value):
+        return "–"
+    share = measure.startswith("win_rate") or measure.endswith("_share")
+    scale, unit, digits = (100, " pp", 2) if share else (1, "", 2)
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return f"{scale * value:+.{digits}f}{unit}"
+    return (f"{scale * value:+.{digits}f}{unit} "
+            f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]")
+
+
+def format_comparison(rows: list[dict]) -> str:
+    """Each configuration's paired difference from the baseline (Δ = configuration − baseline,
+    95% interval; shares in percentage points)."""
+    from ..tables import format_table
+
+    header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in MAIN_MEASURES)]
+    lines = [[r["key"], r["label"], f"{r['paired_games']:,}",
+              *(_delta_text(r, m) for m in MAIN_MEASURES)] for r in rows]
+    return format_table(header, lines, "llr" + "l" * len(MAIN_MEASURES), style="text")
+
+
+def format_per_seat(summary: pd.DataFrame, rows: list[dict]) -> str:
+    """One line per configuration and seat: its win rate and mean points with their 95%
+    intervals, and their paired differences from the baseline's same seat."""
+    from ..tables import format_table
+    from .summary import format_estimate
+
+    header = ["key", "configuration", "seat", "win_rate", "Δ win_rate", "mean_points",
+              "Δ mean_points"]
+    lines = []
+    for (_, srow), crow in zip(summary.iterrows(), rows):
+        for s in range(int(srow["players"])):
+            lines.append([srow["key"], srow["label"], str(s),
+                          format_estimate(srow, f"win_rate_{s}", 1, True),
+                          _delta_text(crow, f"win_rate_{s}"),
+                          format_estimate(srow, f"mean_points_{s}", 2),
+                          _delta_text(crow, f"mean_points_{s}")])
+    return format_table(header, lines, "llrllll", style="text")
+
+
+def pick_baseline(labels: list[str], keys: list[str], choice: str | None) -> int:
+    """The index of the baseline among the configurations: ``choice`` is a 0-based index, a
+    label, a unique part of one label (``stacking=true``) or a key prefix; default the first."""
+    if choice is None:
+        return 0
+    text = choice.strip()
+    if text.isascii() and text.isdigit():
+        if int(text) < len(labels):
+            return int(text)
+        raise SweepError(f"--baseline {choice}: there are {len(labels)} configurations "
+                         f"(index 0–{len(labels) - 1})")
+    for candidates in ([i for i, label in enumerate(labels) if label == text],
+                       [i for i, k in enumerate(keys) if k.startswith(text)],
+                       [i for i, label in enumerate(labels) if text in label]):
+        if len(candidates) == 1:
+            return candidates[0]
+        if len(candidates) > 1:
+            raise SweepError(f"--baseline {choice[:60]!r} matches {len(candidates)} "
+                             "configurations; give more of the label or an index")
+    raise SweepError(f"--baseline {choice[:60]!r} matches no configuration; give an index "
+                     f"0–{len(labels) - 1}, a label or a key")
+
+
+def comparison_text(summary: pd.DataFrame, rows: list[dict], baseline: int,
+                    per_seat: bool = False) -> str:
+    """The comparison under its explaining line: the main measures, or every seat's."""
+    return (f"Δ = configuration − baseline ({summary['label'].iloc[baseline]}), paired by game "
+            "index, 95% interval; shares in percentage points\n"
+            + (format_per_seat(summary, rows) if per_seat else format_comparison(rows)))
