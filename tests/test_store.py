@@ -1,5 +1,6 @@
 import json
 import os
+import time
 
 import numpy as np
 import pandas as pd
@@ -79,6 +80,45 @@ def test_crash_leftover_temp_file_is_invisible_and_cleaned(store):
     assert store.clean_temp("cfg") == 1
     assert files_in(folder) == ["chunk-000000.parquet"]
     assert store.clean_temp("never-written") == 0
+
+
+def test_clean_stale_temp_removes_only_files_older_than_the_limit(store):
+    store.write_chunk("cfg", 0, games(4))
+    folder = store.root / "cfg"
+    young = folder / ".tmp-live-chunk-000001.parquet"
+    old = folder / ".tmp-dead-chunk-000002.parquet"
+    for path in (young, old):
+        path.write_bytes(b"PAR1 half a file")
+    an_hour_ago = time.time() - 3600
+    os.utime(old, (an_hour_ago, an_hour_ago))
+    assert store.clean_stale_temp("cfg", older_than_seconds=600) == 1
+    assert files_in(folder) == [young.name, "chunk-000000.parquet"]
+    assert store.clean_stale_temp("never-written", older_than_seconds=0) == 0
+
+
+def test_chunk_rows_come_from_the_footers_without_reading_data(store, monkeypatch):
+    store.write_chunk("cfg", 3, games(2))
+    store.write_chunk("cfg", 0, games(7))
+    (store.root / "cfg" / ".tmp-dead-chunk-000001.parquet").write_bytes(b"PAR1 half")
+
+    def no_data_reads(*args, **kwargs):
+        raise AssertionError("chunk_rows must not read column data")
+
+    monkeypatch.setattr(store_module.pq, "read_table", no_data_reads)
+    assert store.chunk_rows("cfg") == {0: 7, 3: 2}
+    assert list(store.chunk_rows("cfg")) == [0, 3]  # chunk order
+    assert store.chunk_rows("never-written") == {}
+
+
+def test_read_column_is_one_column_of_one_chunk(store):
+    store.write_chunk("cfg", 0, games(5))
+    store.write_chunk("cfg", 1, games(3, start=5))
+    winner = store.read_column("cfg", 1, "winner")
+    assert isinstance(winner, np.ndarray) and winner.dtype == np.int8
+    np.testing.assert_array_equal(winner, games(3, start=5)["winner"].to_numpy())
+    np.testing.assert_array_equal(store.read_column("cfg", 0, "points"), games(5)["points"])
+    with pytest.raises(KeyError, match="chunk 2 of key 'cfg' is not stored"):
+        store.read_column("cfg", 2, "winner")
 
 
 def test_exception_mid_write_leaves_old_chunk_and_no_temp(store, monkeypatch):

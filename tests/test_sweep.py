@@ -19,14 +19,17 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from vandatta_sim import bench
 from vandatta_sim import sweep as sweep_module
+from vandatta_sim.sweep import run as sweep_run
 from vandatta_sim.cli import main as cli_main
 from vandatta_sim.rules import Rules, RulesError
-from vandatta_sim.simulate import Seats, simulate
+from vandatta_sim.simulate import Seats, SimulationError, simulate
 from vandatta_sim.stats import win_rate_half_width
 from vandatta_sim.store import Store
-from vandatta_sim.sweep import (Config, SweepError, expand_grid, load_config_games,
-                                load_sweep_file, parse_vary, plan, run_sweep, summarize)
+from vandatta_sim.sweep import (ChunkTask, Config, Executor, LocalExecutor, SweepError,
+                                executor_for, expand_grid, load_config_games, load_sweep_file,
+                                parse_vary, plan, run_sweep, summarize)
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = dict(players=[2, 3], match="single")  # two fast configurations
@@ -103,6 +106,53 @@ def test_bad_grids_raise_one_line_errors(kwargs, message):
     with pytest.raises((SweepError, RulesError)) as info:
         expand_grid(**kwargs)
     assert message in str(info.value) and "\n" not in str(info.value)
+
+
+def test_simulate_rejects_true_as_forget_probability_like_the_sweep(tmp_path):
+    rules = Rules(players=2, match="single")
+    message = "forget True is not allowed; allowed: a probability 0–1"
+    with pytest.raises(SimulationError, match=message):
+        simulate(rules, 10, forget=True)
+    with pytest.raises(SimulationError, match=message):
+        Seats.build(2, forget={"all": True})
+    path = tmp_path / "sweep.toml"
+    path.write_text("players = 2\nvary = { forget = [0.5, true] }\n")
+    with pytest.raises(SweepError, match=message):
+        load_sweep_file(path)
+    assert Seats.build(2, forget=1).forget == (1.0, 1.0)  # the number 1 is still a probability
+
+
+def test_simulate_rejects_7_9_as_swap_rank_like_the_sweep():
+    rules = Rules(players=2, match="single")
+    with pytest.raises(SimulationError) as simulated:
+        simulate(rules, 10, swap=7.9)
+    with pytest.raises(SweepError) as swept:
+        Config(rules, Seats.build(2), swap=7.9)
+    assert str(simulated.value) == str(swept.value)
+    assert str(swept.value).startswith("swap 7.9 is not allowed; allowed: none or a rank (A, 2")
+    # an integer is a rank index in both: 7 is the eight
+    assert Config(rules, Seats.build(2), swap=7).swap == "8"
+    pd.testing.assert_frame_equal(simulate(rules, 50, seed=1, swap=7),
+                                  simulate(rules, 50, seed=1, swap="8"))
+
+
+@pytest.mark.parametrize("argument, value", [
+    ("threads", True), ("threads", 1.5), ("swap_seat", True), ("swap_seat", 1.0),
+    ("swap", True), ("games", True), ("seed", True), ("seed", 2.0),
+])
+def test_simulate_and_the_sweep_reject_the_same_values(argument, value):
+    rules = Rules(players=2, match="single")
+    kwargs = {"games": 10, "seed": 0} | {argument: value}
+    with pytest.raises(SimulationError) as simulated:
+        simulate(rules, **kwargs)
+    with pytest.raises(SweepError) as swept:
+        if argument in ("swap", "swap_seat"):
+            Config(rules, Seats.build(2), **{argument: value})
+        else:
+            sweep_module.check_run_settings(**kwargs)
+    assert f"{argument} " in str(simulated.value) and "\n" not in str(simulated.value)
+    assert str(swept.value).split(" is not allowed")[0] == str(simulated.value).split(
+        " is not allowed")[0]
 
 
 # --- sweep files ---------------------------------------------------------------------------------
@@ -371,6 +421,42 @@ def test_precision_stops_at_max_games_and_records_the_miss(tmp_path):
                          "target_reached": False, "games": 1500, "max_games": 1500}
 
 
+# --- executors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", ["ray", "multiprocessing", 42])
+def test_executor_for_an_unknown_backend_is_a_one_line_error(backend):
+    with pytest.raises(SweepError) as info:
+        executor_for(backend)
+    message = str(info.value)
+    assert message.startswith(f"backend {backend!r} is not allowed; allowed: local, dask-local")
+    assert "\n" not in message
+
+
+def test_local_executor_returns_each_task_as_simulate_plays_it():
+    executor = executor_for("local", threads=1)
+    assert isinstance(executor, LocalExecutor) and isinstance(executor, Executor)
+    assert executor.name == "local" and executor.capacity == 1
+    assert isinstance(executor_for(None), LocalExecutor)
+    first, other = expand_grid(players=[2, 3], match="single")
+    tasks = [ChunkTask(first, 5, first.key(5, 300), c, 300 * c, 300 - 100 * c) for c in range(3)]
+    for task in tasks[:2]:
+        executor.submit(task)
+    executor.submit(ChunkTask(other, 5, other.key(5, 300), 0, 0, 300))
+    executor.submit(tasks[2])
+    assert executor.pending() == 4
+    executor.discard(other.key(5, 300))
+    assert executor.pending() == 3
+    for task in tasks:
+        done, games = executor.next()
+        assert done == task
+        expected = simulate(first.rules, task.games, seed=5, policies=first.seats,
+                            first_game=task.first_game)
+        pd.testing.assert_frame_equal(games, expected)
+    assert executor.pending() == 0
+    executor.close()
+
+
 # --- Dask ----------------------------------------------------------------------------------------
 
 
@@ -515,7 +601,7 @@ def test_summary_statistics_on_a_known_table():
 
 def test_progress_line_shows_games_rate_and_time_left():
     stream = io.StringIO()
-    bar = sweep_module._Progress(True, 3, stream)
+    bar = sweep_run._Progress(True, 3, stream)
     bar.update(1000, 4000, 1, force=True)
     bar.close()
     text = stream.getvalue()
@@ -524,8 +610,8 @@ def test_progress_line_shows_games_rate_and_time_left():
 
 
 def test_overhead_measurement_reports_both_rates(tmp_path):
-    figures = sweep_module.overhead_figures(games=8000, chunk_size=2000, store=tmp_path / "o",
-                                            single_deals=True)
+    figures = bench.overhead_figures(games=8000, chunk_size=2000, store=tmp_path / "o",
+                                     single_deals=True)
     assert figures["games"] == 8000 and figures["configs"] == 4
     assert figures["engine_rate"] > 0 and figures["sweep_rate"] > 0
     assert figures["overhead"] == pytest.approx(figures["sweep_seconds"]

@@ -1,4 +1,5 @@
-"""`vandatta-sim bench`: deals per second by preset, players, policy and thread count.
+"""`vandatta-sim bench`: engine speed (deals per second by preset, players, policy and thread
+count) and the sweep's overhead over the engine.
 
 Speed is measured here, never asserted in tests. Machines are noisy, so every figure is the
 median of several timed repeats, and comparisons (threads, variants) are ratios taken within
@@ -14,11 +15,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 import numba
 
 from .rules import PRESETS
 from .simulate import simulate
+from .sweep import DEFAULT_CHUNK_SIZE, Config, expand_grid, run_sweep
 
 _START_SNIPPET = (
     "import time; t = time.perf_counter(); "
@@ -84,6 +88,78 @@ def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = Fals
              f"({many / one:.2f}x one thread)")
 
     if sweep_overhead:
-        from .sweep import measure_overhead
-
         echo("\n" + measure_overhead(quick=quick))
+
+
+# --- sweep overhead ------------------------------------------------------------------------------
+
+
+def bench_configs(single_deals: bool = False) -> list[Config]:
+    """The four configurations of the overhead benchmark, shaped like the issue's example
+    sweep: the standard preset (its elimination:100 matches), expert players, stacking off/on
+    × 3 and 4 players. ``single_deals``: the same as single deals, the worst case for the
+    overhead (the engine plays a game ~10× faster, the storage cost per game is the same)."""
+    return expand_grid("standard", overrides=["match=single"] if single_deals else (),
+                       vary=["stacking=false,true"], players=[3, 4], policies=["all=expert"])
+
+
+def overhead_figures(games: int = 10_000_000, configs: Sequence[Config] | None = None,
+                     chunk_size: int = DEFAULT_CHUNK_SIZE, threads: int | None = None,
+                     seed: int = 12345, store=None, single_deals: bool = False) -> dict:
+    """Time the engine alone and the sweep with storage on the same games, in one run.
+
+    ``games`` in total, split evenly over ``configs`` (default :func:`bench_configs`). For each
+    configuration in turn, the engine figure is ``simulate`` over its chunks with the results
+    discarded, and the sweep figure is :func:`run_sweep` of that configuration into an empty
+    store (a temporary folder unless ``store`` is given), provenance and summary included.
+    Alternating the two per configuration keeps drifting machine load from favouring either.
+    ``overhead`` = sweep time / engine time − 1 (wall clock); ``cpu_overhead`` is the same
+    ratio of this process's CPU time (all threads), which other programs' load hardly moves:
+    on a busy machine it is the steadier figure of the work the sweep adds."""
+    import shutil
+
+    configs = list(configs or bench_configs(single_deals))
+    per_config = max(1, games // len(configs))
+    folder = Path(store) if store is not None else Path(tempfile.mkdtemp(prefix="vandatta-bench-"))
+    try:
+        # warm up: the engine's cache, pyarrow's writer and the store's folders
+        run_sweep(configs, games=2_000, seed=seed + 1, chunk_size=1_000, store=folder / "warm",
+                  threads=threads, progress=False, command="overhead warm-up")
+        engine = sweep = engine_cpu = sweep_cpu = 0.0
+        for config in configs:
+            start, cpu = time.perf_counter(), time.process_time()
+            for c in range(-(-per_config // chunk_size)):
+                simulate(config.rules, min(chunk_size, per_config - c * chunk_size), seed=seed,
+                         policies=config.seats, first_game=c * chunk_size, threads=threads,
+                         swap=config.swap, swap_seat=config.swap_seat)
+            engine += time.perf_counter() - start
+            engine_cpu += time.process_time() - cpu
+            start, cpu = time.perf_counter(), time.process_time()
+            run_sweep([config], games=per_config, seed=seed, chunk_size=chunk_size,
+                      store=folder / "sweep", threads=threads, progress=False,
+                      command="overhead benchmark")
+            sweep += time.perf_counter() - start
+            sweep_cpu += time.process_time() - cpu
+    finally:
+        if store is None:
+            shutil.rmtree(folder, ignore_errors=True)
+    total = per_config * len(configs)
+    return {"games": total, "configs": len(configs), "chunk_size": chunk_size,
+            "engine_seconds": engine, "sweep_seconds": sweep,
+            "engine_rate": total / engine, "sweep_rate": total / sweep,
+            "overhead": sweep / engine - 1, "engine_cpu_seconds": engine_cpu,
+            "sweep_cpu_seconds": sweep_cpu, "cpu_overhead": sweep_cpu / engine_cpu - 1}
+
+
+def measure_overhead(games: int | None = None, quick: bool = False, **kwargs) -> str:
+    """:func:`overhead_figures` as one line of text (``quick``: 1 million games instead of
+    10 million; ``single_deals=True`` for the worst case)."""
+    if games is None:
+        games = 1_000_000 if quick else 10_000_000
+    f = overhead_figures(games, **kwargs)
+    what = "single deals" if kwargs.get("single_deals") else "games"
+    return (f"sweep overhead: {f['games']:,} {what} over {f['configs']} configurations in "
+            f"chunks of {f['chunk_size']:,}: engine alone {f['engine_seconds']:.1f} s "
+            f"({f['engine_rate']:,.0f}/s), sweep with storage {f['sweep_seconds']:.1f} s "
+            f"({f['sweep_rate']:,.0f}/s): overhead {100 * f['overhead']:+.1f}% wall clock, "
+            f"{100 * f['cpu_overhead']:+.1f}% CPU time (target ≤ 15%)")

@@ -28,6 +28,76 @@ class SimulationError(ValueError):
 SeatSpec = str | Sequence | Mapping | None
 
 
+# --- validators: one per argument, called by simulate(), Seats, the sweep and the CLI ----------
+# Strict everywhere: a bool is never a count or a probability, and a rank index is an integer.
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def check_count(value, what: str, low: int = 0, high: int | None = None) -> int:
+    """``value`` as an int: an integer (not a bool, not a float) from ``low`` to ``high``."""
+    if not _is_integer(value) or value < low or (high is not None and value > high):
+        allowed = f"an integer ≥ {low}" + (f" and ≤ {high:,}" if high is not None else "")
+        raise SimulationError(f"{what} = {value!r} is not allowed; allowed: {allowed}")
+    return int(value)
+
+
+def check_threads(threads) -> int | None:
+    """None (numba's current setting) or a thread count from 1 to numba's maximum."""
+    if threads is None:
+        return None
+    most = numba.config.NUMBA_NUM_THREADS
+    if not _is_integer(threads) or not 1 <= threads <= most:
+        raise SimulationError(f"threads {threads!r} is not allowed; allowed: 1–{most}")
+    return int(threads)
+
+
+def check_policy(name) -> str:
+    """The policy ``name`` (surrounding blanks ignored), one of ``engine.POLICIES``."""
+    name = str(name).strip()
+    if name not in E.POLICIES:
+        raise SimulationError(f"policy {name!r} is not allowed; allowed: {', '.join(E.POLICIES)}")
+    return name
+
+
+def check_probability(value, what: str = "forget") -> float:
+    """A probability 0–1 as a float, from a number or its text (``"0.25"``), never a bool."""
+    try:
+        p = float(value)
+    except (TypeError, ValueError):
+        p = -1.0
+    if isinstance(value, bool | np.bool_) or not 0.0 <= p <= 1.0:
+        raise SimulationError(f"{what} {value!r} is not allowed; allowed: a probability 0–1")
+    return p
+
+
+def check_swap_rank(swap) -> str | None:
+    """The canonical rank name of a swap experiment (``"8"``, ``"A"``, …) or None for no swap:
+    from a rank name in any case, ``"none"``/None, or a rank index 0–12 (an integer)."""
+    if swap is None:
+        return None
+    if isinstance(swap, str):
+        if swap.strip().lower() == "none":
+            return None
+        if swap.strip().upper() in RANK_NAMES:
+            return swap.strip().upper()
+    elif _is_integer(swap) and 0 <= swap < 13:
+        return RANK_NAMES[int(swap)]
+    raise SimulationError(f"swap {swap!r} is not allowed; allowed: none or a rank "
+                          f"({', '.join(RANK_NAMES)})")
+
+
+def check_swap_seat(seat, players: int) -> int | None:
+    """None (the seat follows the game index) or a seat 0 … players-1."""
+    if seat is None:
+        return None
+    if not _is_integer(seat) or not 0 <= seat < players:
+        raise SimulationError(f"swap_seat {seat!r} is not allowed; allowed: 0–{players - 1}")
+    return int(seat)
+
+
 def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
     """Per-seat values from ``NAME`` (all seats), a list, a mapping ``{seat|"all": value}`` or
     ``"all=NAME,1=NAME"`` strings."""
@@ -58,23 +128,6 @@ def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
     return values
 
 
-def _parse_policy(name) -> int:
-    name = str(name).strip()
-    if name not in E.POLICIES:
-        raise SimulationError(f"policy {name!r} is not allowed; allowed: {', '.join(E.POLICIES)}")
-    return E.POLICIES.index(name)
-
-
-def _parse_probability(value) -> float:
-    try:
-        p = float(value)
-    except (TypeError, ValueError):
-        p = -1.0
-    if not 0.0 <= p <= 1.0:
-        raise SimulationError(f"forget {value!r} is not allowed; allowed: a probability 0–1")
-    return p
-
-
 @dataclass(frozen=True)
 class Seats:
     """Per-seat simulation settings: each seat's policy and its chance of forgetting a call."""
@@ -84,9 +137,9 @@ class Seats:
 
     @classmethod
     def build(cls, n_seats: int, policies: SeatSpec = None, forget: SeatSpec = None) -> Seats:
-        pol = _per_seat(policies, n_seats, E.POL_RANDOM, _parse_policy, "policy")
-        fgt = _per_seat(forget, n_seats, 0.0, _parse_probability, "forget")
-        return cls(tuple(E.POLICIES[p] for p in pol), tuple(fgt))
+        pol = _per_seat(policies, n_seats, E.POLICIES[E.POL_RANDOM], check_policy, "policy")
+        fgt = _per_seat(forget, n_seats, 0.0, check_probability, "forget")
+        return cls(tuple(pol), tuple(fgt))
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         pol = np.full(E.MAX_SEATS, E.POL_RANDOM, np.int64)
@@ -182,21 +235,8 @@ def kernel_rules(rules: Rules) -> np.ndarray:
 
 def seed_key(seed: int) -> np.uint64:
     """The 64-bit key of a user seed (numpy SeedSequence: well mixed, any non-negative int)."""
-    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-        raise SimulationError(f"seed {seed!r} is not allowed; allowed: an integer ≥ 0")
-    return np.random.SeedSequence(int(seed)).generate_state(1, np.uint64)[0]
-
-
-def _swap_rank(swap) -> int:
-    if swap is None:
-        return -1
-    if isinstance(swap, str):
-        if swap.upper() not in RANK_NAMES:
-            raise SimulationError(f"swap {swap!r} is not allowed; allowed: {', '.join(RANK_NAMES)}")
-        return RANK_NAMES.index(swap.upper())
-    if not 0 <= int(swap) < 13:
-        raise SimulationError(f"swap rank {swap!r} is not allowed; allowed: 0–12 or a rank name")
-    return int(swap)
+    seed = check_count(seed, "seed")
+    return np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
 
 
 def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = ()) -> np.ndarray:
@@ -228,20 +268,19 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     aces = np.zeros((n_games, P), np.int64)
     # a 1-D trace selects the kernel compiled without any event recording
     trace = np.zeros((record, 4), np.int32) if record else np.zeros(0, np.int32)
-    if swap_seat is not None and not 0 <= swap_seat < P:
-        raise SimulationError(f"swap_seat {swap_seat} is not allowed; allowed: 0–{P - 1}")
+    swap_seat = check_swap_seat(swap_seat, P)
+    threads = check_threads(threads)
+    swap = check_swap_rank(swap)
+    swap_rank = -1 if swap is None else RANK_NAMES.index(swap)
     previous = numba.get_num_threads()
     if threads is not None:
-        if not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-            raise SimulationError(
-                f"threads {threads} is not allowed; allowed: 1–{numba.config.NUMBA_NUM_THREADS}")
         numba.set_num_threads(threads)
     try:
         # threads take blocks of games 4 at a time as they finish (not a fixed half each): game
         # lengths vary, and so does a shared machine's speed (measured on 2 cores: 1.82x
         # instead of 1.68x over one thread). Results never depend on the schedule.
         with numba.parallel_chunksize(4):
-            E.run_batch_nb(C, seed_key(seed), first_game, _swap_rank(swap),
+            E.run_batch_nb(C, seed_key(seed), first_game, swap_rank,
                            -1 if swap_seat is None else swap_seat, trace, out, points, eights,
                            aces)
     finally:
@@ -270,13 +309,12 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "rand
     numbered from förhand of the first deal. ``winner`` is -1 for a blocked/capped deal or a
     drawn match; ``points_<s>`` are deal points for single deals, match totals otherwise.
     """
-    if isinstance(games, bool) or not isinstance(games, int | np.integer) or games < 0:
-        raise SimulationError(f"games {games!r} is not allowed; allowed: an integer ≥ 0")
-    if isinstance(first_game, bool) or not isinstance(first_game, int | np.integer) or first_game < 0:
-        raise SimulationError(f"first_game {first_game!r} is not allowed; allowed: an integer ≥ 0")
+    games = check_count(games, "games")
+    first_game = check_count(first_game, "first_game")
+    swap = check_swap_rank(swap)
     seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
-    out, points, eights, aces, _, _ = _run(rules, int(games), seed, seats, int(first_game),
-                                           threads, swap, swap_seat, 0)
+    out, points, eights, aces, _, _ = _run(rules, games, seed, seats, first_game, threads, swap,
+                                           swap_seat, 0)
     P = rules.players
     columns = {"game": np.arange(first_game, first_game + games, dtype=np.int64),
                "winner": out[:, E.O_WINNER].astype(np.int8)}
@@ -319,4 +357,6 @@ def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = "random"
         capacity = int(n_events) + 16
 
 
-__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key"]
+__all__ = ["SimulationError", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
+           "check_count", "check_threads", "check_policy", "check_probability",
+           "check_swap_rank", "check_swap_seat"]

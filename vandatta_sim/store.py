@@ -21,9 +21,11 @@ import operator
 import os
 import re
 import shutil
+import time
 import uuid
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -126,19 +128,50 @@ class Store:
         found = (_CHUNK_NAME.fullmatch(p.name) for p in folder.iterdir())
         return sorted(int(m.group(1)) for m in found if m)
 
+    def chunk_rows(self, key: str) -> dict[int, int]:
+        """Rows of every stored chunk of ``key``, by chunk index, in chunk order; empty when
+        nothing is stored for ``key``. Read from the Parquet footers, not the column data."""
+        if not self._folder(key).is_dir():
+            return {}
+        return {i: pq.read_metadata(self._chunk_path(key, i)).num_rows for i in self.chunks(key)}
+
+    def read_column(self, key: str, index: int, column: str) -> np.ndarray:
+        """One column of chunk ``index`` of ``key`` as a numpy array (only that column is read)."""
+        path = self._chunk_path(key, index)
+        if not path.is_file():
+            raise MissingKeyError(f"chunk {index} of key {key!r} is not stored; "
+                                  f"see {self!r}.chunks({key!r})")
+        return pq.read_table(path, columns=[column]).column(column).to_numpy()
+
+    def _temp_files(self, key: str) -> list[Path]:
+        folder = self._folder(key)
+        return list(folder.glob(f"{TEMP_PREFIX}*")) if folder.is_dir() else []
+
     def clean_temp(self, key: str) -> int:
         """Remove temporary files left by a crashed writer; returns how many were removed.
 
         Only call this while nothing is writing to ``key``: a live writer's temporary file
         looks the same as a stale one.
         """
-        folder = self._folder(key)
-        if not folder.is_dir():
-            return 0
-        stale = list(folder.glob(f"{TEMP_PREFIX}*"))
+        stale = self._temp_files(key)
         for path in stale:
             path.unlink(missing_ok=True)
         return len(stale)
+
+    def clean_stale_temp(self, key: str, older_than_seconds: float) -> int:
+        """Remove the temporary files of ``key`` not modified for ``older_than_seconds``, which a
+        dead writer left; returns how many were removed. A live writer's file is younger, so
+        this is safe while another process may be writing."""
+        limit = time.time() - older_than_seconds
+        removed = 0
+        for path in self._temp_files(key):
+            try:
+                if path.stat().st_mtime < limit:
+                    path.unlink()
+                    removed += 1
+            except OSError:
+                pass  # gone already, or not ours to remove: readers skip it either way
+        return removed
 
     def load_chunks(self, key: str, indices, columns: list[str] | None = None) -> pd.DataFrame:
         """The given chunks of ``key``, concatenated in the order given, with a fresh index."""
@@ -196,11 +229,10 @@ class Store:
         """
         rows = []
         for key in self.keys():
-            indices = self.chunks(key)
-            games = sum(pq.read_metadata(self._chunk_path(key, i)).num_rows for i in indices)
+            chunk_rows = self.chunk_rows(key)
             provenance = self.read_provenance(key)
             rows.append(
-                {"key": key, "games": games, "chunks": len(indices)}
+                {"key": key, "games": sum(chunk_rows.values()), "chunks": len(chunk_rows)}
                 | {field: provenance.get(field) for field in SUMMARY_FIELDS}
             )
         return pd.DataFrame(rows, columns=["key", "games", "chunks", *SUMMARY_FIELDS])

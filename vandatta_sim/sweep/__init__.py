@@ -1,0 +1,55 @@
+"""Sweeps: grids of configurations, run chunk by chunk into the result store.
+
+A sweep is a list of :class:`Config` (rules, seat settings, swap experiment). Its work items are
+(configuration, chunk) pairs: chunk ``c`` of a configuration holds games ``c·k … c·k+k-1`` of
+the run with the sweep's seed (``k`` = chunk size), which is exactly
+``simulate(..., games=k, first_game=c·k)`` because game ``i`` depends only on ``(seed, i)``.
+Every chunk is one Parquet file under the configuration's key in a
+:class:`~vandatta_sim.store.Store` (written to a temporary name and renamed into place), so
+
+* resuming is listing what exists: a stored chunk is never computed again, and a sweep
+  interrupted by Ctrl-C, ``kill -9`` or a full disk computes only the missing chunks when it is
+  run again, ending with the same files as an uninterrupted run;
+* the stored bytes depend only on (configuration, seed, chunk size, chunk index), never on the
+  backend, the order the chunks were computed in, or the number of threads or processes.
+
+The last chunk of a fixed ``games`` count may be partial (``games`` need not be a multiple of
+the chunk size); a later, longer run replaces it by the full chunk (same first rows).
+
+The modules, one concept each: :mod:`.config` (configurations, run settings, defaults),
+:mod:`.grid` (the grid grammar and sweep files), :mod:`.executors` (where chunks are computed:
+backends), :mod:`.run` (the run loop and precision stopping), :mod:`.provenance` (what
+``provenance.json`` holds), :mod:`.summary` (per-configuration summaries) and :mod:`.dry_run` (the
+dry run). The sweep overhead benchmark is in :mod:`vandatta_sim.bench`.
+"""
+
+from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, MAX_CHUNK_SIZE,
+                     STALE_TEMP_SECONDS, Config, SweepError, check_run_settings)
+from .executors import (ChunkTask, DaskExecutor, Executor, LocalExecutor, check_backend,
+                        executor_for)
+from .grid import SWEEP_FILE_HELP, expand_grid, load_sweep_file, parse_vary
+from .dry_run import plan
+from .run import run_sweep
+from .summary import (format_table, load_config_games, stored_summary, summarize,
+                      summary_records)
+
+#: Names of the overhead benchmark, which moved to :mod:`vandatta_sim.bench`; bench imports this
+#: package, so they are loaded on first use.
+_BENCH_NAMES = ("measure_overhead", "overhead_figures", "bench_configs")
+
+
+def __getattr__(name: str):
+    if name in _BENCH_NAMES:
+        from .. import bench
+
+        return getattr(bench, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["Config", "SweepError", "expand_grid", "parse_vary", "load_sweep_file", "run_sweep",
+           "load_config_games", "stored_summary", "summarize", "format_table",
+           "summary_records", "plan",
+           "check_backend", "check_run_settings", "measure_overhead", "overhead_figures",
+           "bench_configs", "DEFAULT_CHUNK_SIZE", "DEFAULT_MAX_GAMES", "SWEEP_FILE_HELP",
+           "DEFAULT_STORE", "MAX_CHUNK_SIZE", "STALE_TEMP_SECONDS",
+           "Executor", "ChunkTask", "LocalExecutor", "DaskExecutor", "executor_for"]

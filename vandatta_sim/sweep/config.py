@@ -1,0 +1,140 @@
+"""Sweep configurations and run settings, with the sweep layer's defaults and its error type.
+
+A :class:`Config` is keyed by what decides its games; the run settings (games or precision,
+seed, chunk size, cap, threads) are checked here before any work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ENGINE_VERSION
+from ..rules import Rules
+from ..simulate import (Seats, SimulationError, check_count, check_swap_rank, check_swap_seat,
+                        check_threads)
+from ..store import Store
+
+
+DEFAULT_CHUNK_SIZE = 100_000
+DEFAULT_MAX_GAMES = 10**8
+DEFAULT_STORE = "results"
+MAX_CHUNK_SIZE = 10_000_000
+#: Temporary files older than this are left by a dead writer and removed when a sweep starts.
+STALE_TEMP_SECONDS = 600
+
+
+class SweepError(ValueError):
+    """A bad sweep (grid, sweep file, run settings, backend); the message is one line."""
+
+
+def _checked(check, *args, where: str = ""):
+    """``check(*args)``, a validator of :mod:`vandatta_sim.simulate`, its error re-raised as a
+    SweepError after ``where``."""
+    try:
+        return check(*args)
+    except SimulationError as exc:
+        raise SweepError(f"{where}{exc}") from None
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration of a sweep: rules, per-seat settings and an optional swap experiment.
+
+    ``label`` is for people (tables, provenance) and ``preset`` records the preset the rules
+    were built from; neither is part of :meth:`key`.
+    """
+
+    rules: Rules
+    seats: Seats
+    swap: str | None = None
+    swap_seat: int | None = None
+    label: str = ""
+    preset: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rules, Rules):
+            raise SweepError(f"config: rules must be a Rules, got {type(self.rules).__name__}")
+        if not isinstance(self.seats, Seats):
+            raise SweepError(f"config: seats must be a Seats, got {type(self.seats).__name__}")
+        if len(self.seats.policies) != self.rules.players:
+            raise SweepError(f"config: {len(self.seats.policies)} seats for "
+                             f"{self.rules.players} players")
+        object.__setattr__(self, "swap", _checked(check_swap_rank, self.swap))
+        object.__setattr__(self, "swap_seat",
+                           _checked(check_swap_seat, self.swap_seat, self.rules.players))
+        if not self.label:
+            object.__setattr__(self, "label", f"players={self.rules.players} "
+                                              f"policy={self.seats.describe()}")
+
+    def identity(self) -> dict:
+        """Everything that decides the games (JSON-able), apart from seed and chunking."""
+        return {"rules": self.rules.canonical(), "policies": list(self.seats.policies),
+                "forget": [float(f) for f in self.seats.forget], "swap": self.swap,
+                "swap_seat": self.swap_seat}
+
+    def key(self, seed: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> str:
+        """16 hex digits naming this configuration's games with ``seed`` in chunks of
+        ``chunk_size`` (sha256 of the canonical JSON, including the engine version)."""
+        data = self.identity() | {"seed": int(seed), "chunk_size": int(chunk_size),
+                                  "engine_version": ENGINE_VERSION}
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _dedupe(configs: Iterable[Config]) -> list[Config]:
+    seen, out = set(), []
+    for config in configs:
+        ident = json.dumps(config.identity(), sort_keys=True)
+        if ident not in seen:
+            seen.add(ident)
+            out.append(config)
+    return out
+
+
+def _as_store(store) -> Store:
+    return store if isinstance(store, Store) else Store(store)
+
+
+def _check_run_settings(settings: Mapping, where: str) -> dict:
+    out = {}
+    for name, value in settings.items():
+        if name == "precision":
+            ok = (isinstance(value, int | float) and not isinstance(value, bool)
+                  and 0 < value <= 0.5)
+            if not ok:
+                raise SweepError(f"{where}precision = {value!r} is not allowed; allowed: "
+                                 "a half-width 0 < H ≤ 0.5")
+            out[name] = float(value)
+        else:
+            low = 0 if name == "seed" else 1
+            high = MAX_CHUNK_SIZE if name == "chunk_size" else None
+            out[name] = _checked(check_count, value, f"{where}{name}", low, high)
+    if "games" in out and "precision" in out:
+        raise SweepError(f"{where}give games or precision, not both")
+    return out
+
+
+def check_run_settings(games=None, precision=None, seed=0, chunk_size=DEFAULT_CHUNK_SIZE,
+                       max_games=None, threads=None) -> None:
+    """SweepError for bad run settings (the checks run_sweep does before any work)."""
+    if (games is None) == (precision is None):
+        raise SweepError("give either games (a fixed count per configuration) or precision "
+                         "(a win-rate half-width), not both or neither")
+    settings = {"seed": seed, "chunk_size": chunk_size}
+    if games is not None:
+        settings["games"] = games
+    if precision is not None:
+        settings["precision"] = precision
+    if max_games is not None:
+        if precision is None:
+            raise SweepError("max_games applies only with precision; with games the count is "
+                             "fixed")
+        settings["max_games"] = max_games
+    _check_run_settings({k: (int(v) if isinstance(v, np.integer) else v)
+                         for k, v in settings.items()}, "")
+    _checked(check_threads, threads)
