@@ -180,6 +180,26 @@ def P(seat, card):
     return ("PLAY", seat, card)
 
 
+
+class AnyOf:
+    """Equal to any of ``options``: a policy's move among equally valued cards, which it picks
+    at random (docs/policies.md), in an expected event list."""
+
+    def __init__(self, *options):
+        self.options = options
+
+    def __eq__(self, other):
+        return other in self.options
+
+    def __repr__(self):
+        return " | ".join(map(repr, self.options))
+
+
+def P_tied(seat, cards: str):
+    """Seat plays one of ``cards`` (a space-separated tie)."""
+    return AnyOf(*(P(seat, c) for c in cards.split()))
+
+
 def N(seat, suit):
     return ("NAME_SUIT", seat, suit)
 

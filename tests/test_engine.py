@@ -129,10 +129,10 @@ def rule_sets(draw):
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
-    ["random", "greedy", "expert", "eight-dumper", "mixed"]))
+    ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "mixed"]))
 def test_referee_accepts_every_engine_game(rules, seed, policy):
-    policies = (["random", "greedy", "expert", "eight-dumper"] * 3)[: rules.players] \
-        if policy == "mixed" else policy
+    policies = (["random", "greedy", "expert", "eight-dumper", "expert:eights=dump"] * 2)[
+        : rules.players] if policy == "mixed" else policy
     forget = {"all": 0.3}
     df = simulate(rules, 12, seed=seed, policies=policies, forget=forget)
     for game in range(12):

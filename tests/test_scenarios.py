@@ -2,9 +2,10 @@
 
 Each scenario scripts the first deal with ``trace_game(..., deck=...)`` (seat 0's hand, seat 1's,
 …, the start card, then the talon from the top) and plays it with the deterministic ``greedy``
-policy (the legal card worth most points, an eight only when nothing else is legal, ties to the
-lowest card type; it names the suit it holds most ordinary cards of) or ``eight-dumper``, so the
-whole trace is fixed by the script. The trace is turned into readable tuples such as
+policy (aces first, then the ordinary card worth most points, an eight only when nothing else is
+legal; it names the suit it holds most ordinary cards of) or ``eight-dumper``, so the whole trace
+is fixed by the script, except a choice among equally valued cards, which the policies make at
+random (``P_tied`` accepts any of them). The trace is turned into readable tuples such as
 ``("PLAY", 0, "♠8")`` and the moment that a parameter decides is compared with the value that
 RULES.md and docs/engine-rules.md prescribe.
 
@@ -15,7 +16,7 @@ against invariants that follow from the rules (totals, eliminations, wins).
 from __future__ import annotations
 
 import pytest
-from conftest import PASS, C, D, Deal, N, P, T, readable
+from conftest import PASS, C, D, Deal, N, P, P_tied, T, readable
 
 from vandatta_sim.cards import card_name
 from vandatta_sim.rules import Rules
@@ -270,7 +271,7 @@ START3 = "♥3 ♥4 ♥6 ♣9 | ♠3 ♠4 ♠6 ♦9 | ♦3 ♦4 ♦6 ♣10 | {st
 def test_start_eight_bury_turns_another_card():
     d = Deal(START3.format(start="♠8"), players=3, hand_size=4, start_eight="bury")
     d.opening_is([("START", "♠8"), ("BURY", "♠8"), ("START", "♥K")])
-    d.starts_with([T(0), P(0, "♥3")])
+    d.starts_with([T(0), P_tied(0, "♥3 ♥4 ♥6")])
 
 
 def test_start_eight_dealer_names_the_suit():
@@ -283,7 +284,7 @@ def test_start_eight_dealer_names_the_suit():
 def test_start_eight_forehand_names_the_suit():
     d = Deal(START3.format(start="♠8"), players=3, hand_size=4, start_eight="forehand_names")
     d.opening_is([("START", "♠8"), N(0, "♥")])
-    d.starts_with([T(0), P(0, "♥3"), T(1)])
+    d.starts_with([T(0), P_tied(0, "♥3 ♥4 ♥6"), T(1)])
 
 
 @pytest.mark.parametrize("start_eight", ["dealer_names", "forehand_names"])
@@ -295,7 +296,7 @@ def test_a_named_start_eight_asks_for_the_named_suit_only(start_eight):
         d.starts_with([T(0), *D(0, "♥K ♠K ♦K"), P(0, "♦K")])  # no eight on the eight
     else:
         d.opening_is([("START", "♠8"), N(0, "♠")])
-        d.starts_with([T(0), P(0, "♠3")])
+        d.starts_with([T(0), P_tied(0, "♠3 ♠4 ♠6")])
 
 
 START_ACE3 = "♥3 ♥4 ♥6 | ♠3 ♠4 ♠6 | ♦3 ♦4 ♦6 | ♣A | ♥9 ♥10 ♥J ♥Q ♥K ♠9 ♠10 ♠J ♠Q ♠K"
@@ -319,7 +320,7 @@ def test_start_ace_draws(start_ace, drawers, ace_draw):
 def test_start_ace_bury_turns_another_card():
     d = Deal(START_ACE3, players=3, hand_size=3, start_ace="bury")
     d.opening_is([("START", "♣A"), ("BURY", "♣A"), ("START", "♥9")])
-    d.starts_with([T(0), P(0, "♥3")])
+    d.starts_with([T(0), P_tied(0, "♥3 ♥4 ♥6")])
 
 
 def test_start_ace_never_opens_a_counter_duty():
@@ -500,7 +501,7 @@ def test_stacking_plays_several_cards_of_one_rank_and_the_last_sets_the_suit(sta
 def test_stacking_aces_each_ace_makes_the_others_draw():
     d = Deal("♣A ♥A ♥3 ♥4 ♥6 | ♦3 ♦4 ♦6 ♦7 ♦9 | ♣5 | ♠2 ♠3 ♠4", hand_size=5, stacking=True)
     d.starts_with([T(0), P(0, "♣A"), *D(1, "♠2", "ace"), P(0, "♥A"), *D(1, "♠3", "ace"),
-                   P(0, "♥3"), T(1)])  # the extra turn is on the last ace's suit
+                   P_tied(0, "♥3 ♥4 ♥6"), T(1)])  # the extra turn is on the last ace's suit
 
 
 def test_stacking_eights_names_one_suit_after_the_stack():
@@ -888,12 +889,13 @@ def test_scale_scores_every_random_deal(scale, table):
         replay_scores(trace_game(rules, 11, game, policies="random"), table)
 
 
-def test_greedy_plays_by_the_scale():
-    # ♣A is worth most under hundred (15) but least under crazy_eights (1), where ♣10 wins
-    hundred = Deal("♣A ♣10 ♥3 | ♠3 ♠4 ♠6 | ♣5 | " + TALON, hand_size=3, scale="hundred")
-    crazy = Deal("♣A ♣10 ♥3 | ♠3 ♠4 ♠6 | ♣5 | " + TALON, hand_size=3, scale="crazy_eights")
-    assert hundred.play[1] == P(0, "♣A")
-    assert crazy.play[1] == P(0, "♣10")
+def test_greedy_values_cards_apart_from_the_scale():
+    # ♣A scores most under hundred (15) but least under crazy_eights (1): greedy plays it first
+    # under both (its own valuation); among ordinary cards it sheds the costliest (♣10)
+    for scale in ("hundred", "crazy_eights"):
+        d = Deal("♣A ♣10 ♣3 | ♠3 ♠4 ♠6 | ♣5 | " + TALON, hand_size=3, scale=scale)
+        mine = [e for e in d.play if e[:2] == ("PLAY", 0)]
+        assert mine[:2] == [P(0, "♣A"), P(0, "♣10")], d.text
 
 
 # ------------------------------------------------------------------------------------------------

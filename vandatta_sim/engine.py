@@ -111,6 +111,12 @@ EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks f
 # --- policies: to add one, add its name here and its branches in the section "policies" -----
 POLICIES = ("random", "greedy", "expert", "eight-dumper")
 POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(len(POLICIES))
+# A seat's policy code is its POL_* number plus its options' bits; a decision reads the kind as
+# ``pol & POL_KIND`` and an option as ``pol & OPT_*``. The options each policy accepts: name ->
+# allowed values (the first is the default), and the bits each value sets.
+POL_KIND = 7
+OPT_EIGHTS_DUMP = 8  # expert:eights=dump: the expert, except that it plays an eight when it may
+POLICY_OPTIONS = {"expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP}}}
 
 # --- cards -------------------------------------------------------------------------------------
 # A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).
@@ -591,13 +597,16 @@ def _legal(C, G, lo, count, on_top):
 # shown it lacks, the smallest opponent hand); it reads no other hand and not the talon. It
 # changes no state, except that it may take numbers from the game's random stream
 # (``_rand_below(H, k)``, as `random` does). A policy without a branch in a decision gets that
-# decision's last lines, the shared default. Today's policies:
+# decision's last lines, the shared default. A card decision breaks ties between equally valued
+# cards at random (``_pick_tied``). Today's policies (docs/policies.md says more):
 #   policy         card                                 suit                  stacking
 #   random         a uniformly random legal card, or    the longest           the default
 #                  a draw where passing is allowed
-#   greedy         the most points, eights last         the longest           the default
+#   greedy         _greedy_pick: aces and jokers, then  the longest           the default
+#                  the costliest ordinary, eights last
 #   expert         _expert_pick; it draws rather than   one the next player   the default, but
 #                  play an eight early where it may     lacks, else longest   never an eight
+#   expert:eights=dump   an eight if it may, else expert  as expert           the default
 #   eight-dumper   an eight if it has one, else greedy  the longest           the default
 NOT_COUNTED = MAX_SEATS  # min_opponent where it was not counted: "no opponent is on one card"
 
@@ -621,36 +630,72 @@ def _best_suit(H, p, allowed_suits, prefer_suits):
 
 
 @inline
-def _greedy_pick(C, m):
-    """The legal card worth most points (ties: lowest card type)."""
-    best = -1
-    best_points = -1
-    while m:
-        c = _low_bit(m)
-        m &= m - ONE
-        if C[C_SCALE + c] > best_points:
-            best_points = C[C_SCALE + c]
-            best = c
-    return best
+def _pick_tied(H, ties):
+    """One card type of the mask ``ties`` (the equally valued best cards), uniformly at random
+    from the game's stream, so that no rank gains value from the order of the card types."""
+    k = _popcount(ties)
+    return _low_bit(ties) if k == 1 else _nth_bit(ties, _rand_below(H, k))
+
+
+@inline
+def _strands(H, p, count, b):
+    """Whether playing the card with bit ``b`` leaves p a hand of only specials (which must
+    draw, where specials_only_must_draw, and can never go out)."""
+    lo = H[p]
+    rest_lo = lo if (H[HI + p] & b) else lo & ~b
+    return count > 1 and (rest_lo & ORDINARY) == ZERO
+
+
+STRANDED = 1 << 30  # a policy's value of a card that strands the hand: below every other card
+
+
+@inline
+def _greedy_pick(C, H, m, p, count):
+    """greedy's card: jokers and aces first (its own valuation: everyone draws or the direction
+    turns, whatever they score), then the ordinary card that would cost most points if caught
+    with it (penalty risk, from the scale), eights last; never one that strands the hand with
+    only specials while another card does not; ties at random."""
+    best_value = -(1 << 40)
+    ties = ZERO
+    mm = m
+    while mm:
+        c = _low_bit(mm)
+        mm &= mm - ONE
+        b = _bit(c)
+        if b & EIGHTS:
+            value = -1
+        elif b & (ACES | JOKERS):
+            value = 1 << 20
+        else:
+            value = C[C_SCALE + c]
+        if _strands(H, p, count, b):
+            value -= STRANDED
+        if value > best_value:
+            best_value = value
+            ties = b
+        elif value == best_value:
+            ties |= b
+    return _pick_tied(H, ties)
 
 
 @njit
 def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
     """Seeds 000/002's advice: dump expensive cards early, keep eights for the end, play an ace
-    when an opponent is on one card, never strand the hand with only specials, leave a suit
-    the next player has shown it lacks and one the hand is long in. Measured on top of that:
-    an ace that the hand can follow in its own suit is worth playing at once (two cards shed,
-    every opponent draws), which is what lets `expert` beat `greedy`."""
+    when an opponent is on one card, never strand the hand with only specials (this comes
+    before keeping eights: a hand of eights and one ordinary card sheds the eights), leave a
+    suit the next player has shown it lacks and one the hand is long in. Measured on top of
+    that: an ace that the hand can follow in its own suit is worth playing at once (two cards
+    shed, every opponent draws), which is what lets `expert` beat `greedy`. Ties at random."""
     lo = H[p]
-    best = -1
-    best_score = -1 << 40
+    best_score = -(1 << 40)
+    ties = ZERO
     mm = m
     while mm:
         c = _low_bit(mm)
         mm &= mm - ONE
         b = _bit(c)
         rest_lo = lo if (H[HI + p] & b) else lo & ~b
-        score = C[C_SCALE + c] * 10  # dump expensive cards early
+        score = C[C_SCALE + c] * 10  # dump expensive cards early (penalty risk)
         if b & EIGHTS:
             score -= 100000 if count > 2 else 1000  # keep eights for the end
         elif b & JOKERS:
@@ -663,8 +708,8 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
                 score += 3000  # everyone draws, and the ace's suit can follow at once
             else:
                 score -= 3000  # keep it for an opponent on one card
-        if count > 1 and (rest_lo & ORDINARY) == ZERO:
-            score -= 20000  # never strand the hand with only specials
+        if _strands(H, p, count, b):
+            score -= STRANDED  # never strand the hand with only specials
         if not _is_joker(c):
             s = _suit(c)
             score += 30 * _suit_count(H, p, _suit_mask(s) & ORDINARY)
@@ -672,8 +717,10 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
                 score += 200
         if score > best_score:
             best_score = score
-            best = c
-    return best
+            ties = b
+        elif score == best_score:
+            ties |= b
+    return _pick_tied(H, ties)
 
 
 @inline
@@ -684,25 +731,27 @@ def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
     opponent hand or NOT_COUNTED."""
     if m == ZERO:
         return -1
-    if pol == POL_RANDOM:
+    kind = pol & POL_KIND
+    if kind == POL_RANDOM:
         k = _popcount(m)
         j = _rand_below(H, k + 1 if may_pass else k)
         return -1 if j == k else _nth_bit(m, j)
-    if pol == POL_EIGHT_DUMPER and (m & EIGHTS):
-        return _low_bit(m & EIGHTS)
-    if pol == POL_EXPERT:
+    if (m & EIGHTS) and (kind == POL_EIGHT_DUMPER or (pol & OPT_EIGHTS_DUMP)):
+        return _pick_tied(H, m & EIGHTS)
+    if kind == POL_EXPERT:
         c = _expert_pick(C, H, m, p, count, next_lacks, min_opponent)
-        if may_pass and (_bit(c) & EIGHTS) and count > 3:
-            return -1  # keep the eight for the end: draw instead
+        crowded = 2 * _suit_count(H, p, ORDINARY) < count  # specials are half the hand or more
+        if may_pass and (_bit(c) & EIGHTS) and count > 3 and not crowded:
+            return -1  # keep the eight for the end: draw instead, unless specials crowd the hand
         return c
-    non_eights = m & ~EIGHTS
-    return _greedy_pick(C, non_eights if non_eights else m)
+    return _greedy_pick(C, H, m, p, count)
 
 
 @inline
 def _choose_suit(H, pol, p, allowed_suits, next_lacks):
     """The suit policy ``pol`` names, one of ``allowed_suits``; ``next_lacks`` as for _choose."""
-    prefer = next_lacks if pol == POL_EXPERT else 0  # the expert leaves the next player stuck
+    # the expert leaves the next player stuck
+    prefer = next_lacks if (pol & POL_KIND) == POL_EXPERT else 0
     return _best_suit(H, p, allowed_suits, prefer)
 
 
@@ -711,7 +760,7 @@ def _choose_stack(H, pol, p, rank, same):
     """The next card policy ``pol`` stacks from ``same``, p's cards of the ``rank`` it just
     played that the rules let it stack; -1 to stop."""
     if rank == EIGHT and pol == POL_EXPERT:
-        return -1  # the expert keeps its eights for the end
+        return -1  # the expert keeps its eights for the end (expert:eights=dump stacks them)
     # the last card of a stack sets the suit, so the stack ends on the suit p is longest in
     card = _low_bit(same)
     if _suit(card) == _best_suit(H, p, ALL_SUITS, 0) and _suit_count(H, p, _rank_mask(rank)) > 1:
@@ -734,7 +783,7 @@ def _min_opponent(H, p, n):
 def _min_opponent_for(H, pol, p, n):
     """min_opponent for p's own move: counted only for the policy that reads it (a loop over
     the seats that the others need not pay for)."""
-    return _min_opponent(H, p, n) if pol == POL_EXPERT else NOT_COUNTED
+    return _min_opponent(H, p, n) if (pol & POL_KIND) == POL_EXPERT else NOT_COUNTED
 
 
 # ================================================================================================

@@ -57,12 +57,54 @@ def check_threads(threads) -> int | None:
     return int(threads)
 
 
+def _policy_parts(name) -> tuple[str, dict[str, str]]:
+    """The policy spec ``NAME[:OPTION=VALUE]...`` checked, as its name and options (defaults
+    included); ``:`` separates options, so a spec survives comma-separated lists."""
+    text = str(name).strip()
+    base, *parts = [part.strip() for part in text.split(":")]
+    if base not in E.POLICIES:
+        raise SimulationError(f"policy {text!r} is not allowed; allowed: {', '.join(E.POLICIES)}"
+                              " (options: expert:eights=hold|dump)")
+    allowed = E.POLICY_OPTIONS.get(base, {})
+    options = {option: next(iter(values)) for option, values in allowed.items()}
+    given = set()
+    for part in parts:
+        option, _, value = (x.strip() for x in part.partition("="))
+        if option not in allowed or option in given:
+            kinds = ", ".join(allowed) if allowed else "none"
+            raise SimulationError(f"policy {text!r}: option {option!r} is not allowed; "
+                                  f"allowed for {base}: {kinds}")
+        if value not in allowed[option]:
+            raise SimulationError(f"policy {text!r}: {option}={value!r} is not allowed; "
+                                  f"allowed: {', '.join(allowed[option])}")
+        options[option] = value
+        given.add(option)
+    return base, options
+
+
 def check_policy(name) -> str:
-    """The policy ``name`` (surrounding blanks ignored), one of ``engine.POLICIES``."""
-    name = str(name).strip()
-    if name not in E.POLICIES:
-        raise SimulationError(f"policy {name!r} is not allowed; allowed: {', '.join(E.POLICIES)}")
-    return name
+    """The canonical spelling of the policy spec ``name`` (``NAME[:OPTION=VALUE]...``, blanks
+    ignored; names in ``engine.POLICIES``, options in ``engine.POLICY_OPTIONS``): options in
+    sorted order, a default value left out, so ``expert:eights=hold`` is ``expert``."""
+    base, options = _policy_parts(name)
+    defaults = E.POLICY_OPTIONS.get(base, {})
+    return ":".join([base] + [f"{k}={v}" for k, v in sorted(options.items())
+                              if v != next(iter(defaults[k]))])
+
+
+def policy_code(name) -> int:
+    """The kernel's number for the policy spec ``name``: its POL_* plus its options' bits."""
+    base, options = _policy_parts(name)
+    code = E.POLICIES.index(base)
+    for option, value in options.items():
+        code |= E.POLICY_OPTIONS[base][option][value]
+    return code
+
+
+def is_seat_assignment(text: str) -> bool:
+    """Whether ``text`` is ``SEAT=VALUE`` (seat ``all`` or a number), not a policy's option."""
+    seat, eq, _ = str(text).partition("=")
+    return bool(eq) and (seat.strip() == "all" or seat.strip().isdigit())
 
 
 def check_probability(value, what: str = "forget") -> float:
@@ -111,7 +153,7 @@ def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
         spec = [spec]
     if isinstance(spec, Mapping):
         items = list(spec.items())
-    elif all(isinstance(s, str) and "=" in s for s in spec):
+    elif all(isinstance(s, str) and is_seat_assignment(s) for s in spec):
         items = [tuple(s.split("=", 1)) for s in spec]
     else:
         if len(spec) == 1:
@@ -152,7 +194,7 @@ class Seats:
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         pol = np.full(E.MAX_SEATS, E.POL_RANDOM, np.int64)
-        pol[: len(self.policies)] = [E.POLICIES.index(p) for p in self.policies]
+        pol[: len(self.policies)] = [policy_code(p) for p in self.policies]
         fgt = np.zeros(E.MAX_SEATS, np.float64)
         fgt[: len(self.forget)] = self.forget
         return pol, fgt
@@ -369,6 +411,7 @@ def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = DEFAULT_
         capacity = int(n_events) + 16
 
 
-__all__ = ["SimulationError", "DEFAULT_POLICY", "Seats", "simulate", "trace_game", "kernel_rules", "seed_key",
-           "check_count", "check_threads", "check_policy", "check_probability",
+__all__ = ["SimulationError", "DEFAULT_POLICY", "Seats", "simulate", "trace_game", "kernel_rules",
+           "seed_key", "check_count", "check_threads", "check_policy", "policy_code",
+           "check_probability",
            "check_swap_rank", "check_swap_seat"]

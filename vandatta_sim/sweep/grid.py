@@ -15,7 +15,8 @@ import numpy as np
 
 from ..paths import PathError, loads_toml, read_text_file
 from ..rules import Rules, RulesError, parse_override, resolve_rules
-from ..simulate import Seats, SimulationError, check_probability, check_swap_rank
+from ..simulate import (Seats, SimulationError, check_policy, check_probability, check_swap_rank,
+                        is_seat_assignment)
 from .config import Config, SweepError, _check_run_settings, _checked, _dedupe
 
 
@@ -79,7 +80,8 @@ def parse_vary(text: str) -> tuple[str, list]:
         return name, [_checked(check_swap_rank, p) for p in parts]
     if name == "forget":
         return name, [_checked(check_probability, p, where=f"vary {text!r}: ") for p in parts]
-    return name, parts
+    # policy: canonical specs, so that expert and expert:eights=hold are one configuration
+    return name, [_checked(check_policy, p, where=f"vary {text!r}: ") for p in parts]
 
 
 def _seat_spec(spec, what: str) -> list[str] | None:
@@ -104,7 +106,7 @@ def _seat_spec(spec, what: str) -> list[str] | None:
         for part in _split_top(str(item)):
             if not part:
                 raise SweepError(f"{what} {item!r}: empty entry; allowed: SEAT=VALUE")
-            out.append(part if "=" in part else f"all={part}")
+            out.append(part if is_seat_assignment(part) else f"all={part}")
     return out or None
 
 

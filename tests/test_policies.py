@@ -1,0 +1,58 @@
+"""Policy specs with options, and the heuristics' behaviour that the reports rest on."""
+
+import numpy as np
+import pytest
+
+from vandatta_sim import engine as E
+from vandatta_sim.rules import get_preset
+from vandatta_sim.simulate import (Seats, SimulationError, check_policy, policy_code, simulate,
+                                   trace_game)
+from vandatta_sim.sweep.grid import expand_grid
+from vandatta_sim.trace import Event
+
+
+def test_policy_specs_have_one_canonical_spelling():
+    assert check_policy("expert:eights=hold") == "expert"
+    assert check_policy(" expert : eights = dump ") == "expert:eights=dump"
+    assert policy_code("expert") == policy_code("expert:eights=hold") == E.POL_EXPERT
+    assert policy_code("expert:eights=dump") == E.POL_EXPERT | E.OPT_EIGHTS_DUMP
+    assert Seats.build(3, "expert:eights=hold") == Seats.build(3, "expert")
+    assert Seats.build(3, ["0=expert:eights=dump"]).policies[0] == "expert:eights=dump"
+    assert Seats.build(2, {"all": "expert:eights=dump"}).describe() == "all=expert:eights=dump"
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("expert:eights=maybe", "allowed: hold, dump"),
+    ("greedy:eights=dump", "allowed for greedy: none"),
+    ("expert:colour=red", "allowed for expert: eights"),
+    ("expert:eights=dump:eights=hold", "option 'eights' is not allowed"),
+    ("cheater:eights=dump", "allowed: random, greedy, expert, eight-dumper"),
+])
+def test_unknown_policies_and_options_are_one_line_errors(spec, message):
+    with pytest.raises(SimulationError, match=message) as err:
+        check_policy(spec)
+    assert "\n" not in str(err.value)
+
+
+def test_sweeps_vary_and_key_policy_variants():
+    configs = expand_grid(vary=["policy=expert,expert:eights=dump,expert:eights=hold"],
+                          players=[2])
+    assert [c.seats.policies[0] for c in configs] == ["expert", "expert:eights=dump"]
+    assert len({c.key(1) for c in configs}) == 2
+    fixed = expand_grid(players=[3], policies=["0=expert:eights=dump", "1=expert"])
+    assert fixed[0].seats.policies == ("expert:eights=dump", "expert", "random")
+
+
+def test_expert_dumping_eights_plays_every_legal_eight():
+    """expert:eights=dump differs from expert only where an eight is legal: it plays one."""
+    rules = get_preset("standard").replace(players=2, match="single")
+    played_eight_when_legal = 0
+    for game in range(20):
+        trace = trace_game(rules, 5, game, policies=["expert:eights=dump", "random"])
+        played = trace[trace[:, 0] == Event.PLAY]
+        mine = played[played[:, 1] == 0, 2]
+        played_eight_when_legal += int(np.any(mine // 4 == 7))
+    assert played_eight_when_legal > 5
+    a = simulate(rules, 400, seed=3, policies=["expert", "random"])
+    b = simulate(rules, 400, seed=3, policies=["expert:eights=dump", "random"])
+    assert not a.equals(b)
