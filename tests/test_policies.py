@@ -5,8 +5,9 @@ import pytest
 
 from vandatta_sim import engine as E
 from vandatta_sim.rules import get_preset
-from vandatta_sim.simulate import (Seats, SimulationError, check_policy, policy_code, simulate,
-                                   trace_game)
+from vandatta_sim.simulate import (DEFAULT_POLICY, Seats, SimulationError, check_policy, policy_code,
+                                   simulate, trace_game)
+
 from vandatta_sim.sweep.grid import expand_grid
 from vandatta_sim.trace import Event
 
@@ -40,7 +41,8 @@ def test_sweeps_vary_and_key_policy_variants():
     assert [c.seats.policies[0] for c in configs] == ["expert", "expert:eights=dump"]
     assert len({c.key(1) for c in configs}) == 2
     fixed = expand_grid(players=[3], policies=["0=expert:eights=dump", "1=expert"])
-    assert fixed[0].seats.policies == ("expert:eights=dump", "expert", "random")
+    # seats not named play the default policy
+    assert fixed[0].seats.policies == ("expert:eights=dump", "expert", DEFAULT_POLICY)
 
 
 def test_expert_dumping_eights_plays_every_legal_eight():
