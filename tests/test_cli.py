@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import click
 import pandas as pd
 import pytest
@@ -175,6 +177,8 @@ def test_simulate_streams_chunks_with_the_same_games_and_summary(tmp_path, monke
     result = run(*args)
     assert f"({int(whole.capped.sum()):,} capped)" in result.stdout
     assert f"{100 * summary['capped_share']:.2f}%" in result.stdout
-    assert f"{summary['mean_turns']:.2f}" in result.stdout
+    # chunk-merged and whole-sample means agree to rounding (not always in the last printed digit)
+    shown = float(re.search(r"mean_turns ([0-9.]+)", result.stdout).group(1))
+    assert shown == pytest.approx(summary["mean_turns"], abs=0.006)
     assert result.stderr.startswith("warning: capped games") and "lower bound" in result.stderr
     assert "capped_share" in result.stdout and "win_rate" in result.stdout

@@ -240,7 +240,8 @@ def test_list_export_rm_and_key_prefixes(clean, tmp_path):
     assert stamps == sorted(stamps) and {row.split()[1] for row in rows} == {key, other}
     assert "single" in rows[0] and " 3 " in rows[0]  # match and engine version
 
-    twin = key[:4] + "0" * (len(key) - 4)  # a key sharing a prefix with key
+    # a key sharing exactly four leading characters with key, so that key[:5] is unique
+    twin = key[:4] + ("1" if key[4] == "0" else "0") * (len(key) - 4)
     Store(store).write_provenance(twin, {"label": "twin"})
     common = key[:4]
     ambiguous = invoke("results", "show", common, "--store", store)
