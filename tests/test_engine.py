@@ -285,3 +285,47 @@ def test_kernel_state_layout_holds_the_largest_game():
     assert E.G_DISCARD - E.G_TALON == E.TALON_SIZE == E.C_SIZE - E.C_SCRIPT
     assert [E.POL_RANDOM, E.POL_GREEDY, E.POL_EXPERT, E.POL_EIGHT_DUMPER] == [
         E.POLICIES.index(v) for v in ("random", "greedy", "expert", "eight-dumper")]
+
+
+# --- the plain path: the same games without the low-level extensions ----------------------------
+_PLAIN_RUNS = [
+    ("standard", dict(match="single"), "random", None),
+    ("seed002", dict(players=3), "expert", None),
+    ("kids", dict(match="single", players=5), ["greedy", "expert:eights=dump", "eight-dumper",
+                                                "random", "expert"], None),
+    ("standard", dict(match="single", players=2), "expert", "8"),
+]
+_PLAIN_SCRIPT = """
+import hashlib, json, sys
+import pandas as pd
+from vandatta_sim import engine
+from vandatta_sim.rules import get_preset
+from vandatta_sim.simulate import simulate
+out = {"plain": engine.PLAIN_KERNEL, "hashes": []}
+for preset, changes, policies, swap in json.loads(sys.argv[1]):
+    df = simulate(get_preset(preset).replace(**changes), 300, seed=9, policies=policies,
+                  swap=swap, threads=2)
+    out["hashes"].append(hashlib.sha256(pd.util.hash_pandas_object(df).values.tobytes())
+                         .hexdigest())
+print(json.dumps(out))
+"""
+
+
+def test_the_plain_kernel_path_plays_the_same_games():
+    """VANDATTA_PLAIN_KERNEL=1 swaps the unchecked arrays and llvm intrinsics for plain numba
+    code: a numba release that breaks an extension shows up here as different games."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    runs = json.dumps(_PLAIN_RUNS)
+    results = {}
+    for flag in ("0", "1"):
+        env = dict(os.environ, VANDATTA_PLAIN_KERNEL=flag)
+        done = subprocess.run([sys.executable, "-c", _PLAIN_SCRIPT, runs], env=env,
+                              capture_output=True, text=True, timeout=1200)
+        assert done.returncode == 0, done.stderr[-2000:]
+        results[flag] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert (results["0"]["plain"], results["1"]["plain"]) == (False, True)
+    assert results["0"]["hashes"] == results["1"]["hashes"]

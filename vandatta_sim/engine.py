@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import operator
+import os
 
 import numba
 import numpy as np
@@ -48,7 +49,13 @@ from numba.extending import intrinsic, models, overload, register_model
 from .cards import ACE, EIGHT, JOKER_TYPES, N_DECK_TYPES, N_RANKS, N_SUITS, N_TYPES, TWO, make_card
 from .trace import DRAW_CAUSES, END_REASONS, Event
 
-njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+# VANDATTA_PLAIN_KERNEL=1 (read at import) swaps the low-level extensions (unchecked arrays,
+# llvm intrinsics: popcount, pdep, the 128-bit multiply, count-trailing-zeros) for plain numba
+# code that plays the same games more slowly: tests compare the two, so that a numba release
+# that breaks an extension is caught. Plain kernels are not cached (the cache cannot tell the
+# two paths apart).
+PLAIN_KERNEL = os.environ.get("VANDATTA_PLAIN_KERNEL", "").strip() not in ("", "0")
+njit = functools.partial(numba.njit, cache=not PLAIN_KERNEL, nogil=True, error_model="numpy")
 inline = functools.partial(njit, inline="always")
 
 # --- limits ------------------------------------------------------------------------------------
@@ -288,7 +295,7 @@ def _pdep(typingctx, x, mask):
 # Zen 3, which microcodes it); numba compiles for, and caches per, the host CPU unless
 # NUMBA_CPU_NAME asks for portable code. Measured: 9% of the playing time of `random`, whose
 # every move picks the n-th legal card.
-FAST_PDEP = (numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
+FAST_PDEP = (not PLAIN_KERNEL and numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
              and llvm.get_host_cpu_name() not in ("znver1", "znver2"))
 
 if FAST_PDEP:
@@ -345,6 +352,49 @@ def _wymum(typingctx, a, b):
         return builder.xor(high, builder.trunc(product, ir.IntType(64)))
 
     return sig, codegen
+
+
+if PLAIN_KERNEL:
+    M1, M2, M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
+                  np.uint64(0x0F0F0F0F0F0F0F0F))
+    H01 = np.uint64(0x0101010101010101)
+    U1, U2, U4, U32, U56 = (np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(32),
+                            np.uint64(56))
+    LOW32 = np.uint64(0xFFFFFFFF)
+
+    @inline
+    def _unchecked(ary):  # noqa: F811 (the plain twin)
+        return ary
+
+    @inline
+    def _keep_alive(a, b):  # noqa: F811
+        return None
+
+    @inline
+    def _popcount(x):  # noqa: F811
+        x = x - ((x >> U1) & M1)
+        x = (x & M2) + ((x >> U2) & M2)
+        x = (x + (x >> U4)) & M4
+        return np.int64((x * H01) >> U56)
+
+    @inline
+    def _low_bit(m):  # noqa: F811
+        return _popcount((m & (~m + ONE)) - ONE)
+
+    @inline
+    def _nth_bit(m, n):  # noqa: F811
+        for _ in range(n):
+            m &= m - ONE
+        return _low_bit(m)
+
+    @inline
+    def _wymum(a, b):  # noqa: F811
+        a_lo, a_hi = a & LOW32, a >> U32
+        b_lo, b_hi = b & LOW32, b >> U32
+        ll, lh, hl, hh = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+        mid = (ll >> U32) + (lh & LOW32) + (hl & LOW32)
+        high = hh + (lh >> U32) + (hl >> U32) + (mid >> U32)
+        return high ^ (a * b)
 
 
 @inline
