@@ -1,7 +1,8 @@
 """Measures read off one per-game table (deal length, förhand's advantage, eights dealt, …).
 
 They cover the length, end and score of deals, the length of matches, förhand's advantage,
-the seat dealt most eights, and the distribution of a length. A per-game table is what
+the seat dealt most eights, the distribution of a length, and which players skill is measured
+between (:data:`SKILL_LADDER`). A per-game table is what
 :func:`vandatta_sim.simulate.simulate` returns (one row per game, ``points_<s>``,
 ``eights_<s>``, … per seat); the intervals come from :mod:`vandatta_sim.stats`.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, mean_interval, proportion
+from ..stats import Estimate, mean_interval, proportion, quantile_interval
 
 
 def seat_values(df: pd.DataFrame, prefix: str, seat) -> np.ndarray:
@@ -94,6 +95,22 @@ def share_at_most(values, grid) -> np.ndarray:
     return np.searchsorted(v, np.asarray(grid), side="right") / max(v.size, 1)
 
 
+#: The quantiles the reports mark on a distribution of lengths.
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def quantiles(values, qs=QUANTILES) -> dict[float, Estimate]:
+    """Each quantile of ``values`` with its distribution-free 95 % interval."""
+    return {q: quantile_interval(values, q) for q in qs}
+
+
 def log_grid(upper: int, points: int = 200) -> np.ndarray:
     """Integers from 1 to ``upper``, roughly evenly spaced on a log scale."""
     return np.unique(np.round(np.logspace(0, np.log10(upper), points)).astype(np.int64))
+
+
+#: The players from weakest to strongest (one list, in one place). "Skill" in the reports is the
+#: strongest player's edge over the weakest in the same seat on the same deals; a stronger
+#: player, once it exists, goes at the end and every skill measure follows.
+SKILL_LADDER = ("random", "greedy", "expert")
+SKILLED, UNSKILLED = SKILL_LADDER[-1], SKILL_LADDER[0]
