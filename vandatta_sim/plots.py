@@ -74,6 +74,9 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
                         (value[i], y[i]), textcoords="offset points", xytext=(0, 8),
                         ha="center", fontsize=8)
         ax.set_title(f"{field} (förhand)" if field == "win_rate_0" else field)
+        if scale == 1.0 and needs_log_axis(np.concatenate([low, high])):
+            plain_log_axis(ax)  # one configuration would squash the others on a linear axis
+            axis_label += ", log scale"
         ax.set_xlabel(axis_label)
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.3, y=0.45)
