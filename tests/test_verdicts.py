@@ -60,3 +60,19 @@ def test_judge_parts_follows_holm():
     assert [j.verdict for j in strict] == [UNCLEAR, SUPPORTED, UNCLEAR]
     # each verdict's interval is the 95 % one widened to its Holm level
     assert strict[1].interval.low < parts[1].estimate.low
+
+
+def test_claim_renders_each_part_with_its_threshold_and_holm_interval():
+    from vandatta_sim.report.verdicts import Claim
+
+    c = Claim(3, "002", "A draw limit keeps deals short")
+    c.part("turns, limit 3 against 0", Estimate(-0.37, -0.40, -0.34, 2000), -1, 0.0, 0.05,
+           "rel", 1)
+    c.part("skill", Estimate(0.001, -0.004, 0.006, 2000), +1, 0.0, 0.01, "pp", 1)
+    c.judge(0.005)
+    assert [j.verdict for j in c.judged] == [SUPPORTED, UNCLEAR]
+    assert c.verdict == PARTLY and c.tally() == "1 supported, 1 not distinguishable"
+    text = c.render()
+    assert "| turns, limit 3 against 0 | < 0 by more than 5.0% | -37.0% [-40.0, -34.0] |" in text
+    assert "**Verdict: partly supported.**" in text
+    assert c.anchor == "3-a-draw-limit-keeps-deals-short"

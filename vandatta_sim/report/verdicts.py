@@ -131,17 +131,19 @@ def _number(x: float, kind: str, digits: int) -> str:
     return f"{x * scale:{'+' if signed else ''}.{digits}f}{unit}"
 
 
-def _interval(est: Estimate, kind: str, digits: int) -> str:
+def _interval(est: Estimate, kind: str, digits: int, unit: bool = True) -> str:
     if not (np.isfinite(est.low) and np.isfinite(est.high)):
         return "–"
-    scale, unit, signed = _KINDS[kind]
+    scale, suffix, signed = _KINDS[kind]
     sign = "+" if signed else ""
-    return f"[{est.low * scale:{sign}.{digits}f}, {est.high * scale:{sign}.{digits}f}]{unit}"
+    return (f"[{est.low * scale:{sign}.{digits}f}, {est.high * scale:{sign}.{digits}f}]"
+            + (suffix if unit else ""))
 
 
 def threshold_text(part: Part, kind: str, digits: int) -> str:
     """The claim's side of a part in words: ``> 0 by more than 1.00 pp``, ``< 10.0%``."""
-    text = f"{'>' if part.sign > 0 else '<'} {_number(part.threshold, kind, digits)}"
+    value = "0" if part.threshold == 0 else _number(part.threshold, kind, digits)
+    text = f"{'>' if part.sign > 0 else '<'} {value}"
     if part.margin:
         text += f" by more than {_number(part.margin, kind, digits).lstrip('+')}"
     return text
@@ -190,7 +192,7 @@ class Claim:
         for j, (kind, digits) in zip(self.judged, self.shown):
             e = j.part.estimate
             rows.append([j.part.what, threshold_text(j.part, kind, digits),
-                         f"{_number(e.value, kind, digits)} {_interval(e, kind, digits)}",
+                         f"{_number(e.value, kind, digits)} {_interval(e, kind, digits, False)}",
                          f"{_interval(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)",
                          f"{j.p_holm:.2g}", j.verdict])
         if rows:
