@@ -216,6 +216,7 @@ def claim_eight_fifty(ctx, data) -> Claim:
         f"match (what \"right\" means in a game played to 100; from {100 * WIN_MARGIN:.0f} "
         "pp). *Almost always* is read as: at every table size; the tally of the parts shows "
         "how often it holds.\n\n"
+        + data["fig_hold_dump"] + "\n"
         f"*Early* against late, at 4 players: the expert that plays eights once its hand has at "
         f"most K cards, against `{HOLD}` (single deals, the same deals):\n\n")
     for scale in HOLD_DUMP_SCALES:
@@ -576,6 +577,8 @@ def figures(ctx, data) -> None:
     common.errorbars(axes[0], x, [data["forhand"][p]["forhand_adv"] for p in x], 100,
                      color=common.COLORS[0], label="förhand − fair share")
     axes[0].axhline(0, color="black", linewidth=0.8)
+    axes[0].axhline(100 * ADVANTAGE_MARGIN, color="grey", linestyle="--", linewidth=0.8,
+                    label=f"'real' threshold ({100 * ADVANTAGE_MARGIN:.2f} pp)")
     axes[0].set_title("Förhand advantage (standard, expert)")
     axes[0].set_ylabel("P(förhand wins) − fair share (percentage points)")
     common.errorbars(axes[1], x, [data["forhand"][p]["reshuffled"] for p in x], 100,
@@ -616,7 +619,7 @@ def figures(ctx, data) -> None:
     t = data["two"]
     fig, ax = plt.subplots(figsize=(7, 3.8))
     for i, (key, label) in enumerate((("eight", "one more eight"), ("ace", "one more ace"),
-                                      ("skill", "expert instead of random"))):
+                                      ("skill", f"{SKILLED} instead of {UNSKILLED}"))):
         common.errorbars(ax, x + (i - 1) * 0.08, [t[key][p] for p in x], 100,
                          color=common.COLORS[i], label=label)
     ax.axhline(0, color="black", linewidth=0.8)
@@ -629,6 +632,49 @@ def figures(ctx, data) -> None:
     data["fig_two"] = common.save(fig, ctx, "claims-two-players",
                                   "Relative value of an eight, an ace and skill per number of "
                                   "players, with 95% intervals")
+    data["fig_hold_dump"] = fig_hold_dump(ctx, data["hold_dump"])
+
+
+def fig_hold_dump(ctx, hd) -> str:
+    """Holder − dumper per table size and scale (points per deal, match win), and at 4 players
+    every timing policy against holding."""
+    fig, axes = plt.subplots(1, 3, figsize=(14, 3.9))
+    x = np.array(common.PLAYERS, dtype=float)
+    for i, scale in enumerate(HOLD_DUMP_SCALES):
+        dx = (i - 0.5) * 0.1
+        common.errorbars(axes[0], x + dx, [hd["deals"][(scale, p)]["points"] for p in x], 1,
+                         color=common.COLORS[i], label=scale)
+        common.errorbars(axes[1], x + dx, [hd["matches"][(scale, p)]["win"] for p in x], 100,
+                         color=common.COLORS[i], label=scale)
+    for ax, margin, title, ylabel in (
+            (axes[0], POINTS_MARGIN, "Penalty points: holder − dumper",
+             "Δ points per deal (points; < 0: holding pays)"),
+            (axes[1], 100 * WIN_MARGIN, "Match win: holder − dumper",
+             "Δ P(win match to 100) (pp; > 0: holding pays)")):
+        ax.axhline(0, color="black", linewidth=0.8)
+        for m in (-margin, margin):
+            ax.axhline(m, color="grey", linestyle="--", linewidth=0.8,
+                       label="practical margin" if m > 0 else None)
+        ax.set_title(f"{title} (vs 3 expert)")
+        ax.set_xlabel("players at the table")
+        ax.set_ylabel(ylabel)
+        ax.set_xticks(common.PLAYERS)
+        ax.legend(fontsize=7)
+    policies = timing_policies()[1:]
+    labels = [p.split("=")[-1] for p in policies]
+    for i, scale in enumerate(HOLD_DUMP_SCALES):
+        common.errorbars(axes[2], np.arange(len(policies)) + (i - 0.5) * 0.1,
+                         [hd["timing"][scale][p]["win"] for p in policies], 100,
+                         color=common.COLORS[i], label=scale)
+    axes[2].axhline(0, color="black", linewidth=0.8)
+    axes[2].set_xticks(np.arange(len(policies)), labels)
+    axes[2].set_title("When to play eights (4 players), against holding")
+    axes[2].set_xlabel("eights played once the hand has at most K cards (dump: at once)")
+    axes[2].set_ylabel("Δ P(win deal) vs holding (pp)")
+    axes[2].legend(fontsize=7)
+    fig.tight_layout()
+    return common.save(fig, ctx, "claims-hold-dump", "Holding against dumping eights per table "
+                       "size and scale, and the timing of the eights, with 95% intervals")
 
 
 def main() -> None:
