@@ -140,6 +140,11 @@ def _interval(est: Estimate, kind: str, digits: int, unit: bool = True) -> str:
             + (suffix if unit else ""))
 
 
+def _p_text(p: float) -> str:
+    # below 1e-15 the normal tail is past double precision in the interval it came from
+    return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
+
+
 def threshold_text(part: Part, kind: str, digits: int) -> str:
     """The claim's side of a part in words: ``> 0 by more than 1.00 pp``, ``< 10.0%``."""
     value = "0" if part.threshold == 0 else _number(part.threshold, kind, digits)
@@ -194,7 +199,7 @@ class Claim:
             rows.append([j.part.what, threshold_text(j.part, kind, digits),
                          f"{_number(e.value, kind, digits)} {_interval(e, kind, digits, False)}",
                          f"{_interval(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)",
-                         f"{j.p_holm:.2g}", j.verdict])
+                         _p_text(j.p_holm), j.verdict])
         if rows:
             out += format_table(["part of the claim", "claimed", "estimate [95 % interval]",
                                  "Holm interval (confidence)", "Holm p", "verdict"], rows,
