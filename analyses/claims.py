@@ -56,6 +56,8 @@ RELATIVE_MARGIN = 0.05
 HOLD, DUMP = "expert", "expert:eights=dump"
 TIMING_KS = (1, 2, 3, 4, 5)
 LAST_THIRD = 2
+#: ... and its middle third 3 to 4 cards (releasing the eights then is "too early").
+MIDDLE_THIRD = (3, 4)
 HOLD_DUMP_SCALES = ("crazy_eights", "hundred")
 
 
@@ -190,6 +192,21 @@ def timing_table(cmp: dict) -> str:
     return format_table(["eights played by", "Δ points/deal vs hold", "Δ P(win) vs hold"], rows)
 
 
+def identical(cmp: dict) -> bool:
+    """Whether two policies played every deal alike (every per-deal difference is 0)."""
+    return all(e.low == e.high == 0 for e in (cmp["win"], cmp["points"]))
+
+
+def same_as_hold(timing: dict) -> str:
+    """A sentence naming the timing policies that play exactly as holding, or nothing."""
+    same = [pol for pol, cmp in timing.items() if identical(cmp)]
+    if not same:
+        return ""
+    return (f"{', '.join(f'`{p}`' for p in same)} played every deal exactly as `{HOLD}` (Δ = 0 "
+            "on every deal): the expert that holds its eights already plays them once its hand "
+            "is that small, so \"holding to the very end\" is not a separate policy here.\n\n")
+
+
 def claim_eight_fifty(ctx, data) -> Claim:
     c = Claim(4, "002", "With an eight worth 50 it is almost always right to dump the eight "
                         "early; on the Swedish scale holding it pays")
@@ -220,7 +237,8 @@ def claim_eight_fifty(ctx, data) -> Claim:
         f"*Early* against late, at 4 players: the expert that plays eights once its hand has at "
         f"most K cards, against `{HOLD}` (single deals, the same deals):\n\n")
     for scale in HOLD_DUMP_SCALES:
-        c.body += f"`{scale}`:\n\n" + timing_table(hd["timing"][scale]) + "\n"
+        c.body += (f"`{scale}`:\n\n" + timing_table(hd["timing"][scale]) + "\n"
+                   + same_as_hold(hd["timing"][scale]))
     if not timing_available():
         c.body += NO_TIMING
     for scale, claimed in (("crazy_eights", -1), ("hundred", +1)):
@@ -344,10 +362,11 @@ def claim_heuristics(ctx, data) -> Claim:
         "`random` plays a random legal card.\n\n"
         + format_table(["comparison", "Δ points/deal", "Δ P(win)"], rows) + "\n"
         "*The last third*: a hand starts with 7 cards, so its last third is at most "
-        f"{LAST_THIRD} cards: `{last}`. The advice is read as: releasing the eights then beats "
-        f"releasing them at once and from the middle third (`{timing_spec(4)}`), and is no "
-        f"worse than holding them to the very end (`{HOLD}`), each in deal win rate with a "
-        f"margin of {100 * WIN_MARGIN:.0f} pp. The policies bundle the rest of the advice: "
+        f"{LAST_THIRD} cards (`{last}`) and its middle third {MIDDLE_THIRD[0]} to "
+        f"{MIDDLE_THIRD[-1]}. The advice is read as: keeping the eights beats playing them at "
+        f"once (`{HOLD}` against `{DUMP}`), and releasing them in the last third beats "
+        "releasing them in the middle third, each in deal win rate with a margin of "
+        f"{100 * WIN_MARGIN:.0f} pp. The policies bundle the rest of the advice: "
         "*dump expensive cards early* is tested only together with keeping eights (`greedy` "
         "against `random`), and the ace and suit-naming advice only as part of the `expert` "
         "bundle (`expert` against `greedy`); separate verdicts would need policies that switch "
@@ -355,13 +374,10 @@ def claim_heuristics(ctx, data) -> Claim:
     c.part(f"keep eights rather than play them at once: `{HOLD}` − `{DUMP}`",
            h[f"{HOLD} − {DUMP}"]["win"], +1, 0.0, WIN_MARGIN, "pp", 2)
     if timing_available():
-        middle = timing_spec(4)
-        c.part(f"last third: `{last}` − `{DUMP}`", h[f"{last} − {DUMP}"]["win"], +1, 0.0,
-               WIN_MARGIN, "pp", 2)
-        c.part(f"last third: `{last}` − `{middle}`", h[f"{last} − {middle}"]["win"], +1, 0.0,
-               WIN_MARGIN, "pp", 2)
-        c.part(f"last third: `{last}` − `{HOLD}` (no worse)", h[f"{last} − {HOLD}"]["win"], +1,
-               -WIN_MARGIN, 0.0, "pp", 2)
+        for k in MIDDLE_THIRD:
+            c.part(f"last third: `{last}` − `{timing_spec(k)}`",
+                   h[f"{last} − {timing_spec(k)}"]["win"], +1, 0.0, WIN_MARGIN, "pp", 2)
+        c.body += same_as_hold(data["hold_dump"]["timing"]["hundred"])
     else:
         c.body += NO_TIMING
     c.part("expensive cards first, with eights kept: `greedy` − `random`",
@@ -457,7 +473,7 @@ def run(ctx) -> dict:
     out = data["hold_dump"]["outcomes"]
     pairs = [(HOLD, DUMP), ("greedy", "random"), ("expert", "greedy"), ("expert", "random")]
     if timing_available():
-        pairs[1:1] = [(last, DUMP), (last, timing_spec(4)), (last, HOLD)]
+        pairs[1:1] = [(last, timing_spec(k)) for k in MIDDLE_THIRD]
     data["heuristics"] = {f"{a} − {b}": compare_policies(out, a, b) for a, b in pairs}
 
     ctx.log("two players: specials and skill per table size")
