@@ -62,6 +62,19 @@ def test_trace_replays_the_same_game_as_simulate():
         assert list(summary["totals"]) == [row[f"points_{s}"] for s in range(rules.players)]
 
 
+def test_simulate_and_trace_game_share_one_compiled_kernel():
+    """`play` must not compile a second, tracing kernel (minutes on a first `play`): a trace
+    is the same kernel given rows to fill, and a run without rows records nothing."""
+    from vandatta_sim import engine
+
+    rules = PRESETS["standard"]
+    before = simulate(rules, 30, seed=4)
+    events = trace_game(rules, 4, 29)
+    assert len(events) > 0 and referee(events, rules)["winner"] == before.winner.iloc[29]
+    pd.testing.assert_frame_equal(simulate(rules, 30, seed=4), before)
+    assert len(engine.run_batch_nb.signatures) == 1
+
+
 def test_first_player_advantage_is_visible_with_two_players():
     """Sanity of the whole pipeline: RULES.md §4 says förhand has a small advantage."""
     df = simulate(SINGLE.replace(players=2), 40_000, seed=4, policies="greedy")

@@ -22,7 +22,7 @@ Kernel conventions: the entry points end in ``_nb``; kernels see only arrays and
 all state travels in four arrays: ``C`` (int64, constant for a run: the rules at ``R_*``, the
 scale, seat policies and forget thresholds, a scripted deck), ``G`` (int64, the game: per-deal
 scalars at ``S_*``, talon, discard pile, per-seat arrays), ``H`` (uint64: the hand masks and the
-random state) and ``tr`` (the event trace). Inside the kernel C, G and H are
+random state) and ``tr`` (the event trace, or zero rows). Inside the kernel C, G and H are
 :class:`UncheckedArray` views (no wraparound on indexing, no reference counting), and the turn's
 helpers are ``inline="always"``, each written so that it is inlined in few places (compile time
 grows with every inlined copy); rarely used paths (duties, an ace's draws, the start card, the
@@ -532,21 +532,19 @@ def _emit(G, tr, kind, seat, a, b):
 
 @overload(_emit, inline="always")
 def _emit_nb(G, tr, kind, seat, a, b):
-    """Two versions, chosen by the type of ``tr`` when a kernel is compiled: a 2-D trace array
-    records the events, a 1-D dummy makes every ``_emit`` vanish, so the kernel that plays
-    millions of games carries no trace code at all (measured: checking a run-time "record"
-    flag at every event cost 5% of the playing time)."""
-    if tr.ndim != 2:
-        return lambda G, tr, kind, seat, a, b: None
-
+    """Records only when ``tr`` has rows: every batch run passes a trace of zero rows, so that
+    ``simulate`` and ``play`` share one compiled kernel (a second, tracing kernel compiled for
+    minutes on the first ``play``); the test of the row count is the same at every event, and
+    predicted right."""
     def record(G, tr, kind, seat, a, b):
-        k = G[S_NEV]
-        if k < tr.shape[0]:
-            tr[k, 0] = kind
-            tr[k, 1] = seat
-            tr[k, 2] = a
-            tr[k, 3] = b
-        G[S_NEV] = k + 1
+        if tr.shape[0] != 0:
+            k = G[S_NEV]
+            if k < tr.shape[0]:
+                tr[k, 0] = kind
+                tr[k, 1] = seat
+                tr[k, 2] = a
+                tr[k, 3] = b
+            G[S_NEV] = k + 1
     return record
 
 
@@ -1640,9 +1638,10 @@ def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out,
     """Play games first_game … first_game + len(out) - 1 into the output arrays.
 
     Game g uses only its own random stream (seed_key, first_game + g), so the results are the
-    same for any number of threads. A 2-D ``tr`` (rows of kind, seat, a, b) records game 0's
-    events (use it with a single game; their number is in ``out[:, O_EVENTS]``); pass a 1-D
-    ``tr`` to record nothing: that compiles a kernel without any trace code.
+    same for any number of threads. ``tr`` (int32 rows of kind, seat, a, b) records game 0's
+    events when it has rows (use it with a single game; their number is in
+    ``out[:, O_EVENTS]``); with zero rows nothing is recorded. Both uses share this one
+    compiled kernel.
     """
     n_games = out.shape[0]
     n_seats = constants[R_PLAYERS]

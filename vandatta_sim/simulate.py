@@ -333,8 +333,8 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     points = np.zeros((n_games, P), np.int64)
     eights = np.zeros((n_games, P), np.int64)
     aces = np.zeros((n_games, P), np.int64)
-    # a 1-D trace selects the kernel compiled without any event recording
-    trace = np.zeros((record, 4), np.int32) if record else np.zeros(0, np.int32)
+    # zero rows record nothing: simulate and trace_game share one compiled kernel
+    trace = np.zeros((record, 4), np.int32)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)

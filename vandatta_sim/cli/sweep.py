@@ -50,7 +50,10 @@ from .options import (ASCII_INT, baseline_option, check_preset_once, check_store
 @click.option("--swap", metavar="RANK", help="Swap experiment: give a seat a card of RANK.")
 @sweep_games_option
 @click.option("--precision", type=float, metavar="H",
-              help="Instead of --games: play until every seat's win-rate 95% half-width ≤ H.")
+              help="Instead of --games: keep the games up to the first one at which every "
+                   "seat's win-rate 95% half-width is ≤ H, checked game by game (chunks are "
+                   "played in order and the last is cut there), so the count does not depend "
+                   "on --chunk-size, threads or backend.")
 @click.option("--max-games", type=ASCII_INT, metavar="N",
               help=f"Cap per configuration with --precision (default {DEFAULT_MAX_GAMES:,}).")
 @sweep_seed_option
@@ -242,3 +245,9 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     click.echo(f"\n{n} configurations, seed {seed}, chunks of {chunk_size:,}, store {store}, "
                f"backend {backend}: {approx}{_total(todo):,} games to run{chunks} "
                f"({int(work['stored'].sum()):,} stored); dry run, nothing was run")
+    if run["precision"] is not None:
+        cap = run["max_games"] or DEFAULT_MAX_GAMES
+        click.echo(f"precision: each configuration plays chunks in order and keeps the games up "
+                   f"to the first one at which every seat's win-rate 95% half-width is ≤ "
+                   f"{run['precision']} (at most {cap:,} games); the chunk holding it is played "
+                   f"whole and stored cut there, so games and to run are estimates")
