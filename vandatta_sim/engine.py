@@ -535,7 +535,10 @@ def _emit_nb(G, tr, kind, seat, a, b):
     """Records only when ``tr`` has rows: every batch run passes a trace of zero rows, so that
     ``simulate`` and ``play`` share one compiled kernel (a second, tracing kernel compiled for
     minutes on the first ``play``); the test of the row count is the same at every event, and
-    predicted right."""
+    predicted right. A search player's playouts pass a 1-D dummy: no trace code at all."""
+    if tr.ndim != 2:
+        return lambda G, tr, kind, seat, a, b: None
+
     def record(G, tr, kind, seat, a, b):
         if tr.shape[0] != 0:
             k = G[S_NEV]
