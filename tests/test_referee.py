@@ -102,7 +102,8 @@ def index_of(rows, kind, seat=None, a=None, nth=0):
 
 def test_event_numbers_follow_the_documented_table():
     expected = ["NEW_DEAL", "DEAL", "START", "BURY", "TURN", "PLAY", "NAME_SUIT", "DRAW", "PASS",
-                "RESHUFFLE", "CALL", "END_DEAL", "SCORE", "ELIMINATED", "END_MATCH", "SWAP"]
+                "RESHUFFLE", "CALL", "END_DEAL", "SCORE", "ELIMINATED", "END_MATCH", "SWAP",
+                "ESTIMATE"]
     assert [e.name for e in sorted(Event)] == expected
     assert [int(e) for e in sorted(Event)] == list(range(1, 17))
     assert DRAW_CAUSES == ("draw", "ace", "counter", "two", "call", "start_ace")
