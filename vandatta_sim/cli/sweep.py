@@ -32,7 +32,7 @@ from .interrupts import interrupts_end_the_run
 from .options import (ASCII_INT, baseline_option, check_preset_once, check_store_path,
                       forget_option, json_option, match_formats_option, overrides_option,
                       per_seat_option, player_counts_option, plot_option, policy_option,
-                      preset_option, rules_file_option, store_option, sweep_games_option,
+                      precision_option, preset_option, rules_file_option, store_option, sweep_games_option,
                       sweep_seed_option, sweep_threads_option, usage_errors, warn_inert)
 
 
@@ -49,8 +49,7 @@ from .options import (ASCII_INT, baseline_option, check_preset_once, check_store
 @match_formats_option
 @click.option("--swap", metavar="RANK", help="Swap experiment: give a seat a card of RANK.")
 @sweep_games_option
-@click.option("--precision", type=float, metavar="H",
-              help="Instead of --games: play until every seat's win-rate 95% half-width ≤ H.")
+@precision_option
 @click.option("--max-games", type=ASCII_INT, metavar="N",
               help=f"Cap per configuration with --precision (default {DEFAULT_MAX_GAMES:,}).")
 @sweep_seed_option
@@ -70,7 +69,8 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
               threads, dry_run, baseline, per_seat, plot, as_json):
     """Run a grid of configurations into the result store, resumably.
 
-    The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
+    With --precision, every seat's win rate is the measure. The grid comes from SWEEP_FILE or
+    from the options, e.g. --preset standard
     --vary stacking=false,true --vary draw_limit=0,1,3 --players 2,3,4,5 --policy all=expert
     --games 1000000 --seed 1. Chunks already stored are never computed again: rerun the same
     command to resume an interrupted sweep.
