@@ -37,6 +37,12 @@ FULL = {
     "swap_matches": 20_000,    # swap experiment, per (scale, players, rank): matches to 100
     "h2h_deals": 50_000,       # hold vs dump, per (scale, players, policy, focal seat): deals
     "h2h_matches": 10_000,     # hold vs dump, per (scale, players, policy, focal seat): matches
+    "value_deals": 100_000,    # eight-value top screen, per (scale, players): single deals
+    "value_matches": 100_000,  # eight-value top screen, per (scale, players): matches to 100
+    "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
+    "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
+    "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
+    "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches
     # variants.md
     "variant_deals": 50_000,   # per (variant, players): single deals
     "variant_matches": 10_000,  # per variant: matches to 100 at four players
@@ -56,6 +62,17 @@ COUNT_NOTES = {
                   "policy, focal seat)"),
     "h2h_matches": ("eight-value, claims 4", "matches to 100 per (scale, players, focal "
                     "policy, focal seat)"),
+    "value_deals": ("eight-value", "single deals per (scale, players): as dealt, one more "
+                    "eight, one more ace, and both at a second face value (break-even)"),
+    "value_matches": ("eight-value", "matches to 100 per (scale, players): as dealt, one "
+                      "more eight, one more ace"),
+    "value_players": ("eight-value", "single deals per (scale, holder, table, focal seat), "
+                      "4 players"),
+    "value_ranks": ("eight-value", "single deals per (scale, play, rank), 4 players"),
+    "timing_deals": ("eight-value", "single deals per (scale, focal policy, focal seat), "
+                     "4 players"),
+    "timing_matches": ("eight-value", "matches to 100 per (scale, focal policy, focal seat), "
+                       "4 players"),
     "variant_deals": ("variants", "single deals per (variant, players 2–5)"),
     "variant_matches": ("variants", "matches to 100 per variant, 4 players"),
     "variant_skill": ("variants", "single deals per (variant, focal policy, focal seat), "
@@ -68,6 +85,8 @@ COUNT_NOTES = {
 }
 QUICK = {
     "swap_deals": 2_000, "swap_matches": 300, "h2h_deals": 1_000, "h2h_matches": 200,
+    "value_deals": 2_000, "value_matches": 300, "value_players": 500, "value_ranks": 500,
+    "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
     "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
 }
@@ -77,6 +96,12 @@ SEEDS = {
     "swap_matches": 8_002,
     "h2h_deals": 8_100,
     "h2h_matches": 8_200,
+    "value_deals": 8_301,
+    "value_matches": 8_301,  # the same seed as the deals: `vandatta-sim value` runs both
+    "value_players": 8_310,
+    "value_ranks": 8_320,
+    "timing_deals": 8_400,
+    "timing_matches": 8_500,
     "variant_deals": 9_001,
     "variant_matches": 9_002,
     "variant_skill": 9_100,
