@@ -44,7 +44,7 @@ def test_value_json_several_scales_ranks_and_a_chart(tmp_path):
     assert len(rows) == 8 and {r["scale"] for r in rows} == {"base", "crazy_eights"}
     assert {r["rank"] for r in rows} == {"8", "A"} and {r["players"] for r in rows} == {2, 3}
     assert all("match_win" not in r for r in rows)  # single deals: no match columns
-    assert all(r["win_lo"] <= r["win"] <= r["win_hi"] for r in rows)
+    assert all(r["win_low"] <= r["win"] <= r["win_high"] for r in rows)
     assert plot.read_bytes()[:4] == b"\x89PNG"
 
 
@@ -85,3 +85,20 @@ def test_bad_input_is_one_error_line_exit_2_and_nothing_written(args, tmp_path, 
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def test_json_fields_are_the_documented_ones(tmp_path):
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
+    body = doc.split("\n## Card-value fields\n", 1)[1].split("\n## ", 1)[0]
+    names = set(re.findall(r"^\| `([^`]+)` \|", body, flags=re.M))
+    run_fields = set(re.findall(r"`(\w+)`", body.split("\n\n", 1)[0]))
+    result = run("--players", "3", "--games", "300", "--match-games", "50", "--json",
+                 "--store", str(tmp_path / "r"))
+    data = json.loads(result.stdout)
+    (row,) = data["rows"]
+    estimates = {n for n in names if f"{n}_low" in row}
+    assert set(row) == names | {f"{n}{end}" for n in estimates for end in ("_low", "_high")}
+    assert set(data) == (run_fields - {"_low", "_high"}) | {"rows"}

@@ -102,7 +102,7 @@ def _value(preset, rules_file, overrides, players, scales, ranks, policies, game
     if as_json:
         out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
                "games": games, "precision": precision,
-               "rows": [{k: _json_value(v) for k, v in row.items()}
+               "rows": [{_json_name(k): _json_value(v) for k, v in row.items()}
                         for row in table.to_dict("records")]}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
@@ -112,6 +112,14 @@ def _value(preset, rules_file, overrides, players, scales, ranks, policies, game
 
         plot_card_value(table, plot)
         click.echo(f"wrote the chart to {plot}", err=as_json)
+
+
+def _json_name(column: str) -> str:
+    """An interval's ends as everywhere in the JSON outputs (docs/columns.md): _low, _high."""
+    for short, long in (("_lo", "_low"), ("_hi", "_high")):
+        if column.endswith(short):
+            return column[: -len(short)] + long
+    return column
 
 
 def _json_value(v):
