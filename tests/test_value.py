@@ -130,3 +130,15 @@ def test_precision_plays_until_the_half_width_is_reached(tmp_path, monkeypatch):
     table = card_value(DEALS, Runner(store=str(tmp_path / "r")), precision=0.02, seed=2)
     half = (table["win_hi"] - table["win_lo"]).iloc[0] / 2
     assert half <= 0.02 and table["games"].iloc[0] > 500
+
+
+def test_the_eight_alone_gives_the_same_numbers_as_with_the_ace(small_table):
+    """The report runs the eight's matches without the ace and quotes `value --rank 8,A`: the
+    eight's numbers must not depend on which other ranks are asked for."""
+    table, rules, store = small_table
+    alone = card_value(rules, Runner(store=str(store)), ranks=["8"], players=[3],
+                       scales=["base", "hundred"], games=1500, match_games=200, seed=5,
+                       break_even_point=False)
+    eights = table[table["rank"] == "8"].reset_index(drop=True)
+    for column in ("win", "win_lo", "points", "n", "match_win", "match_win_hi", "match_deals"):
+        assert alone[column].tolist() == eights[column].tolist(), column
