@@ -34,7 +34,6 @@ from vandatta_sim.report.runner import Runner  # noqa: E402
 FULL = {
     # eight-value.md
     "swap_deals": 100_000,     # swap experiment, per (scale, players, rank): single deals
-    "swap_matches": 20_000,    # swap experiment, per (scale, players, rank): matches to 100
     "h2h_deals": 50_000,       # hold vs dump, per (scale, players, policy, focal seat): deals
     "h2h_matches": 10_000,     # hold vs dump, per (scale, players, policy, focal seat): matches
     "value_deals": 100_000,    # eight-value top screen, per (scale, players): single deals
@@ -55,12 +54,11 @@ FULL = {
 }
 #: What each count is, for reports/README.md.
 COUNT_NOTES = {
-    "swap_deals": ("eight-value, claims 10", "single deals per (scale, players, rank) and "
+    "swap_deals": ("claims 10", "single deals per (scale, players, rank) and "
                    "the unswapped baseline; all seats expert"),
-    "swap_matches": ("eight-value", "matches to 100 per (scale, players, rank) and baseline"),
-    "h2h_deals": ("eight-value, claims 4 and 9", "single deals per (scale, players, focal "
+    "h2h_deals": ("claims 4 and 9", "single deals per (scale, players, focal "
                   "policy, focal seat)"),
-    "h2h_matches": ("eight-value, claims 4", "matches to 100 per (scale, players, focal "
+    "h2h_matches": ("claims 4", "matches to 100 per (scale, players, focal "
                     "policy, focal seat)"),
     "value_deals": ("eight-value", "single deals per (scale, players): as dealt, one more "
                     "eight, one more ace, and both at a second face value (break-even)"),
@@ -84,7 +82,7 @@ COUNT_NOTES = {
     "claim_swap": ("claims 5 and 8", "single deals per swap run"),
 }
 QUICK = {
-    "swap_deals": 2_000, "swap_matches": 300, "h2h_deals": 1_000, "h2h_matches": 200,
+    "swap_deals": 2_000, "h2h_deals": 1_000, "h2h_matches": 200,
     "value_deals": 2_000, "value_matches": 300, "value_players": 500, "value_ranks": 500,
     "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
@@ -93,7 +91,6 @@ QUICK = {
 #: One fixed seed per experiment (policy substitution uses seed + focal seat).
 SEEDS = {
     "swap_deals": 8_001,
-    "swap_matches": 8_002,
     "h2h_deals": 8_100,
     "h2h_matches": 8_200,
     "value_deals": 8_301,
