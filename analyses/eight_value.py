@@ -123,8 +123,9 @@ def per_deal(row) -> Estimate:
 
 def break_even_text(row) -> str:
     e = est(row, "break_even")
-    return (fmt(e, "num", 1) if np.isfinite(e.value)
-            else "not bounded (Δ points hardly depends on the score)")
+    if not np.isfinite(e.value):
+        return "not bounded (Δ points hardly depends on the score)"
+    return fmt(e, "num", 1) + (" (slope < 0)" if row["slope_hi"] < 0 else "")
 
 
 def answer_table(values: pd.DataFrame, rank: str) -> str:
@@ -170,7 +171,17 @@ def scale_sentence(values: pd.DataFrame, scale: str) -> str:
             f"penalty points by {pts:+.2f} per deal; its {face} points are "
             f"{verdict_words(face, est(four, 'break_even'))}. Over a match to 100 "
             f"(about {four['match_deals']:.0f} deals at four players) the one deal's "
-            f"advantage is worth {fmt(est(four, 'match_win'), 'pp', 1)} of match wins.\n")
+            f"advantage is worth {fmt(est(four, 'match_win'), 'pp', 1)} of match wins. "
+            + ace_sentence(values, scale) + "\n")
+
+
+def ace_sentence(values: pd.DataFrame, scale: str) -> str:
+    ace = values[(values["rank"] == "A") & (values["scale"] == scale)].set_index("players")
+    four = ace.loc[4]
+    face = int(four["face"])
+    return (f"An extra ace (it scores {face}) adds {fmt(est(four, 'win'), 'pp', 1)} of deal "
+            f"wins at four players; its {face} points are "
+            f"{verdict_words(face, est(four, 'break_even'))}.").replace(" 1 points", " 1 point")
 
 
 def deal_win_across_scales(values: pd.DataFrame) -> str:
@@ -299,13 +310,34 @@ def section_who(ctx, who: pd.DataFrame) -> str:
         f"{ctx.counts['value_players']:,} deals with the focal seat rotating.\n\n"
         + format_table(["holder", "table", "scale", "Δ deal win", "Δ points per deal",
                         "break-even face value"], rows, "lllrrr")
-        + "\nWhat belongs to the game: an eight is always playable, so an extra one wins "
-          "more deals whoever holds it, and its face value is charged only when its holder "
-          "is caught with it. What belongs to the players: how much more it wins, how often "
-          "it is still in hand at the end (hence its points and its break-even score) depend "
-          "on how it is played: a `random` holder plays it at the first chance and is rarely "
-          "caught with it; the `expert` keeps it for the end. Read the top screen as the "
-          "value for careful (`expert`) players, not a constant of the game.\n\n")
+        + "\n" + who_words(who) + "\n\n")
+
+
+def who_words(who: pd.DataFrame) -> str:
+    """Which numbers belong to the game and which to the players, from the table."""
+    w = who.set_index(["holder", "table", "scale"])
+    rr = [est(w.loc[("random", "random", s)], "win") for s in SCALE_NAMES]
+    ee = [est(w.loc[("expert", "expert", s)], "win") for s in SCALE_NAMES]
+    mixed = (fmt(est(w.loc[("random", "expert", "hundred")], "win"), "pp", 1),
+             fmt(est(w.loc[("expert", "random", "hundred")], "win"), "pp", 1))
+    return (
+        "**The game's part.** `random` players ignore the scores, so with `random` everywhere "
+        "the deal-win effect is the same under every scale "
+        f"({fmt(rr[0], 'pp', 1)}): an eight can be played on anything, and that alone is worth "
+        "this much to a player who does nothing clever with it. **The players' part.** With "
+        "`expert` everywhere the same card is worth "
+        + " / ".join(fmt(e, "pp", 1) for e in ee)
+        + " (base / hundred / crazy_eights): most of the eight's deal value comes from keeping "
+          "it for the end, i.e. from skill; the mixed rows separate holder and table (under "
+          f"`hundred`: a `random` holder at an `expert` table {mixed[0]}, an `expert` holder at "
+          f"a `random` table {mixed[1]}). How often "
+          "the eight is still in hand when someone else goes out, hence its points and its "
+          "break-even score, is a property of the holder's play too: a `random` holder plays "
+          "it whenever chance picks it; where the slope is negative (marked), the extra eight "
+          "leaves fewer eights in a loser's hand than the ordinary card it replaced (played "
+          "early instead of drawn late), so it saves points at any score and the break-even "
+          "is negative. The top screen is therefore the value for careful (`expert`) players, "
+          "not a constant of the game.")
 
 
 def section_timing(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
@@ -329,7 +361,31 @@ def section_timing(ctx, deals: pd.DataFrame, matches: pd.DataFrame) -> str:
         "Differences are variant − `expert` (holding): Δ points > 0 and Δ win < 0 mean "
         "holding pays.\n\n"
         + format_table(["scale", "focal policy", "Δ points per deal", "Δ deal win",
-                        "Δ match win"], rows, "llrrr") + "\n")
+                        "Δ match win"], rows, "llrrr") + "\n" + timing_words(deals, matches))
+
+
+def timing_words(deals: pd.DataFrame, matches: pd.DataFrame) -> str:
+    """What the hold-or-dump table says, per scale, read off its intervals."""
+    d = deals.set_index(["scale", "policy"])
+    m = matches.set_index(["scale", "policy"])
+    lines, ordered = [], True
+    for scale in SCALE_NAMES:
+        worse = [p for p in TIMING[1:]
+                 if d.loc[(scale, p), "win_hi"] < 0 and m.loc[(scale, p), "win_hi"] < 0]
+        wins = [d.loc[(scale, p), "win"] for p in TIMING[2:]]  # K = 3, 4, 5, 7
+        ordered &= len(worse) == len(TIMING) - 1 and all(np.diff(wins) < 0)
+        pts = est(d.loc[(scale, "expert:eights=dump")], "points")
+        cheaper = ("saves" if pts.high < 0 else "costs" if pts.low > 0 else
+                   "does not measurably change")
+        lines.append(f"- `{scale}`: {len(worse)} of {len(TIMING) - 1} variants win fewer deals "
+                     "and fewer matches than `expert` (both intervals below 0); dumping "
+                     f"{cheaper} penalty points ({fmt(pts, 'diff', 2)} per deal).")
+    text = "\n".join(lines) + "\n\n"
+    if ordered:
+        text += ("On every scale, the earlier the eights are released (larger K), the "
+                 "fewer deals the holder wins: holding them to the end pays in "
+                 "deals and matches whatever it does to the points.\n\n")
+    return text
 
 
 def section_ranks(ctx, ranks: pd.DataFrame) -> str:
