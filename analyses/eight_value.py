@@ -136,7 +136,7 @@ def answer_table(values: pd.DataFrame, rank: str) -> str:
         row = [r["scale"], r["players"], r["face"], fmt(est(r, "win"), "pp", 1),
                fmt(est(r, "points"), "diff", 2), break_even_text(r)]
         if matches:
-            row += [f"{r['match_deals']:.1f}", fmt(est(r, "match_win"), "pp", 2),
+            row += [fmt(est(r, "match_deals"), "num", 1), fmt(est(r, "match_win"), "pp", 2),
                     fmt(per_deal(r), "pp", 3)]
         rows.append(row)
     header = ["scale", "players", "face", "Δ deal win", "Δ points per deal",
@@ -235,7 +235,9 @@ def section_answer(ctx, values: pd.DataFrame) -> str:
         + " at four players, and the extra card is in the first deal only, so the match "
           "effect of the same card is diluted over more deals under `base`. The last column "
           "divides the match effect by the match length (percentage points of match wins per "
-          "deal played) to compare scales on one footing. The widest match interval has "
+          "deal played) to compare scales on one footing (its interval is the match effect's "
+          "divided by the mean length; the length's own uncertainty, under 1 %, is left "
+          "out). The widest match interval has "
           f"half-width {widest:.2f} pp (widest per scale, pp: {reached})"
         + (" (the target of ±0.5 pp is met)." if widest <= 0.5 else
            " (the target was ±0.5 pp; this is the precision reached).")
