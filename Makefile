@@ -15,16 +15,14 @@ export MPLBACKEND := Agg
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
 
-# The install ends by compiling both engine kernels into the cache: the batch one (simulate,
-# sweeps) and the one that records a trace (play), which would otherwise compile for minutes
-# on the first play.
+# The install ends by compiling the engine's kernel into the cache: simulate, sweeps and play
+# (which records a trace with the same kernel) all use it, so none of them compiles later.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dask]"
-	@echo "compiling the engine's kernels into $(NUMBA_CACHE_DIR) (minutes, once)"
+	@echo "compiling the engine's kernel into $(NUMBA_CACHE_DIR) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
-	$(CLI) play --match single > /dev/null
 	touch $@
 
 install: $(VENV)/.installed ## Create .venv, install the package with test and dask extras, compile the engine

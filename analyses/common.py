@@ -32,7 +32,7 @@ from vandatta_sim.report.runner import Runner  # noqa: E402
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
 #: match as the name says; "per seat" counts are per focal seat (the seats rotate).
 FULL = {
-    # eight-value.md
+    # claims.md (swap_deals, h2h_*) and eight-value.md (value_*, timing_*)
     "swap_deals": 100_000,     # swap experiment, per (scale, players, rank): single deals
     "h2h_deals": 50_000,       # hold vs dump, per (scale, players, policy, focal seat): deals
     "h2h_matches": 10_000,     # hold vs dump, per (scale, players, policy, focal seat): matches

@@ -164,9 +164,9 @@ def test_simulate_streams_chunks_with_the_same_games_and_summary(tmp_path, monke
 
     monkeypatch.setattr(simulate_cli, "CHUNK_GAMES", 70)  # 200 games in chunks of 70, 70, 60
     args = ["simulate", "--match", "single", "--players", "4", "--set", "ace_draw=3",
-            "--policy", "all=expert", "--games", "200", "--seed", "5"]
+            "--policy", "all=eight-dumper", "--games", "200", "--seed", "5"]
     whole = simulate(get_preset("standard").replace(players=4, match="single", ace_draw=3), 200,
-                     seed=5, policies="all=expert")
+                     seed=5, policies="all=eight-dumper")
     for name in ("g.csv", "g.parquet"):
         result = run(*args, "--out", str(tmp_path / name))
         assert result.exit_code == 0, result.output

@@ -62,6 +62,19 @@ def test_trace_replays_the_same_game_as_simulate():
         assert list(summary["totals"]) == [row[f"points_{s}"] for s in range(rules.players)]
 
 
+def test_simulate_and_trace_game_share_one_compiled_kernel():
+    """`play` must not compile a second, tracing kernel (minutes on a first `play`): a trace
+    is the same kernel given rows to fill, and a run without rows records nothing."""
+    from vandatta_sim import engine
+
+    rules = PRESETS["standard"]
+    before = simulate(rules, 30, seed=4)
+    events = trace_game(rules, 4, 29)
+    assert len(events) > 0 and referee(events, rules)["winner"] == before.winner.iloc[29]
+    pd.testing.assert_frame_equal(simulate(rules, 30, seed=4), before)
+    assert len(engine.run_batch_nb.signatures) == 1
+
+
 def test_first_player_advantage_is_visible_with_two_players():
     """Sanity of the whole pipeline: RULES.md §4 says förhand has a small advantage."""
     df = simulate(SINGLE.replace(players=2), 40_000, seed=4, policies="greedy")
@@ -129,10 +142,12 @@ def rule_sets(draw):
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
-    ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "mixed"]))
+    ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "search:budget=2",
+     "mixed"]))
 def test_referee_accepts_every_engine_game(rules, seed, policy):
-    policies = (["random", "greedy", "expert", "eight-dumper", "expert:eights=dump"] * 2)[
-        : rules.players] if policy == "mixed" else policy
+    mixed = ["search:budget=2", "random", "greedy", "expert", "eight-dumper", "expert:eights=3",
+             "expert:eights=dump"]
+    policies = mixed[: rules.players] if policy == "mixed" else policy
     forget = {"all": 0.3}
     df = simulate(rules, 12, seed=seed, policies=policies, forget=forget)
     for game in range(12):
@@ -292,7 +307,7 @@ _PLAIN_RUNS = [
     ("standard", dict(match="single"), "random", None),
     ("seed002", dict(players=3), "expert", None),
     ("kids", dict(match="single", players=5), ["greedy", "expert:eights=dump", "eight-dumper",
-                                                "random", "expert"], None),
+                                                "search:budget=2", "expert:eights=3"], None),
     ("standard", dict(match="single", players=2), "expert", "8"),
 ]
 _PLAIN_SCRIPT = """

@@ -58,3 +58,19 @@ def test_expert_dumping_eights_plays_every_legal_eight():
     a = simulate(rules, 400, seed=3, policies=["expert", "random"])
     b = simulate(rules, 400, seed=3, policies=["expert:eights=dump", "random"])
     assert not a.equals(b)
+
+
+@pytest.mark.parametrize("preset", ["standard", "crazy-eights-scoring", "kids"])
+def test_big_expert_tables_end_with_a_winner(preset):
+    # all-expert tables of 8-10 used to stall (49% of 10-player standard deals capped): every
+    # ace the hand could follow made everyone draw the few cards left. No capped deal now.
+    for players in (8, 9, 10):
+        rules = get_preset(preset).replace(players=players, match="single")
+        df = simulate(rules, 300, seed=players, policies="all=expert")
+        assert not df.capped.any(), (preset, players, int(df.capped.sum()))
+
+
+def test_big_search_tables_end_with_a_winner():
+    rules = get_preset("standard").replace(players=10, match="single")
+    df = simulate(rules, 12, seed=1, policies="all=search:budget=2")
+    assert not df.capped.any() and (df.winner >= 0).all()

@@ -387,27 +387,86 @@ def test_interrupted_and_killed_sweep_resumes_to_identical_results(tmp_path):
 # --- precision -----------------------------------------------------------------------------------
 
 
-def test_precision_runs_chunks_until_every_seat_reaches_the_target(tmp_path):
+def _widest_half_width(games: pd.DataFrame, players: int) -> float:
+    wins = np.bincount(games.winner[games.winner >= 0], minlength=players)
+    return float(np.max(win_rate_half_width(wins, len(games))))
+
+
+def test_precision_keeps_the_games_up_to_the_first_one_within_the_target(tmp_path):
     store = tmp_path / "results"
     configs = expand_grid(**SMALL)
     summary = run_sweep(configs, precision=0.02, chunk_size=500, seed=4, store=store,
                         progress=False)
     for config, (_, row) in zip(configs, summary.iterrows()):
         assert row["target_reached"] and row["half_width"] <= 0.02
-        assert row["games"] % 500 == 0
         games = load_config_games(config, 4, 500, store)
         assert len(games) == row["games"]  # nothing stored beyond the stopping point
-        shorter = games.iloc[: row["games"] - 500]  # one chunk less was not enough
-        wins = np.bincount(shorter.winner[shorter.winner >= 0], minlength=config.rules.players)
-        assert np.max(win_rate_half_width(wins, len(shorter))) > 0.02
+        rows = Store(store).chunk_rows(config.key(4, 500))
+        assert sorted(rows) == list(range(-(-row["games"] // 500)))
+        assert rows[max(rows)] == row["games"] - 500 * max(rows)  # the last chunk is cut
+        players = config.rules.players
+        assert _widest_half_width(games, players) == row["half_width"]
+        # the rule checks every game: no shorter prefix was within the target
+        for n in range(1, row["games"]):
+            assert _widest_half_width(games.iloc[:n], players) > 0.02
         precision = Store(store).read_provenance(config.key(4, 500))["precision"]
         assert precision["target_reached"] and precision["games"] == row["games"]
         assert precision["reached"] == pytest.approx(row["half_width"])
+        assert Store(store).provenance_warnings(config.key(4, 500)) == []
+        assert not Store(store).verify(config.key(4, 500))
     work = plan(configs, precision=0.02, chunk_size=500, seed=4, store=store)
     assert list(work["games"]) == list(summary["games"]) and list(work["to_run"]) == [0, 0]
     again = run_sweep(configs, precision=0.02, chunk_size=500, seed=4, store=store,
                       progress=False)
     assert list(again["new_games"]) == [0, 0] and list(again["games"]) == list(summary["games"])
+    pd.testing.assert_frame_equal(again, summary.assign(new_games=[0, 0]))
+
+
+@pytest.mark.parametrize("chunk_size, threads", [(300, 1), (700, 2), (100_000, None)])
+def test_precision_games_do_not_depend_on_chunk_size_or_threads(tmp_path, chunk_size, threads):
+    configs = expand_grid(**SMALL)
+    reference = run_sweep(configs, precision=0.025, chunk_size=1000, seed=8,
+                          store=tmp_path / "reference", progress=False, threads=1)
+    store = tmp_path / "results"
+    summary = run_sweep(configs, precision=0.025, chunk_size=chunk_size, seed=8, store=store,
+                        progress=False, threads=threads)
+    columns = [c for c in summary.columns if c != "key"]
+    pd.testing.assert_frame_equal(summary[columns], reference[columns])
+    for config in configs:
+        pd.testing.assert_frame_equal(
+            load_config_games(config, 8, chunk_size, store),
+            load_config_games(config, 8, 1000, tmp_path / "reference"))
+
+
+def test_precision_resumes_from_a_wider_or_a_narrower_target(tmp_path):
+    configs = expand_grid(**SMALL)
+    fresh = {h: run_sweep(configs, precision=h, chunk_size=400, seed=2,
+                          store=tmp_path / f"fresh-{h}", progress=False) for h in (0.03, 0.02)}
+    assert all(fresh[0.03]["games"] < fresh[0.02]["games"])
+    store = tmp_path / "results"
+    for h in (0.03, 0.02, 0.03):  # the narrower target computes the cut chunk again in full
+        summary = run_sweep(configs, precision=h, chunk_size=400, seed=2, store=store,
+                            progress=False)
+        assert list(summary["games"]) == list(fresh[h]["games"])
+        assert list(summary["half_width"]) == list(fresh[h]["half_width"])
+    assert list(summary["new_games"]) == [0, 0]  # the wider target reads the stored games
+    assert chunk_files(store) == chunk_files(tmp_path / "fresh-0.02")
+
+
+def test_dry_run_states_the_precision_rule_and_counts_whole_chunks(tmp_path):
+    store = tmp_path / "results"
+    result = invoke("sweep", "--players", "2,3", "--match", "single", "--precision", 0.02,
+                    "--chunk-size", 700, "--store", store, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert ("keeps the games up to the first one at which every seat's win-rate 95% "
+            "half-width is ≤ 0.02 (at most 100,000,000 games)") in result.output
+    configs = expand_grid(**SMALL)
+    work = plan(configs, precision=0.02, chunk_size=700, store=store)
+    assert all(work["to_run"] % 700 == 0) and all(work["to_run"] >= work["games"])
+    assert all(work["to_run"] - work["games"] < 700)
+    assert not store.exists()
+    help_text = invoke("sweep", "--help").output
+    assert "checked game by game" in help_text
 
 
 def test_precision_stops_at_max_games_and_records_the_miss(tmp_path):

@@ -64,7 +64,8 @@ def _policy_parts(name) -> tuple[str, dict[str, str]]:
     base, *parts = [part.strip() for part in text.split(":")]
     if base not in E.POLICIES:
         raise SimulationError(f"policy {text!r} is not allowed; allowed: {', '.join(E.POLICIES)}"
-                              " (options: expert:eights=hold|dump)")
+                              " (options: expert:eights=hold|dump|K, search:budget=N:rollout=P"
+                              ":objective=win|points)")
     allowed = E.POLICY_OPTIONS.get(base, {})
     options = {option: next(iter(values)) for option, values in allowed.items()}
     given = set()
@@ -332,8 +333,8 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     points = np.zeros((n_games, P), np.int64)
     eights = np.zeros((n_games, P), np.int64)
     aces = np.zeros((n_games, P), np.int64)
-    # a 1-D trace selects the kernel compiled without any event recording
-    trace = np.zeros((record, 4), np.int32) if record else np.zeros(0, np.int32)
+    # zero rows record nothing: simulate and trace_game share one compiled kernel
+    trace = np.zeros((record, 4), np.int32)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)

@@ -32,8 +32,9 @@ from .interrupts import interrupts_end_the_run
 from .options import (ASCII_INT, baseline_option, check_preset_once, check_store_path,
                       forget_option, json_option, match_formats_option, overrides_option,
                       per_seat_option, player_counts_option, plot_option, policy_option,
-                      precision_option, preset_option, rules_file_option, store_option, sweep_games_option,
-                      sweep_seed_option, sweep_threads_option, usage_errors, warn_inert)
+                      precision_option, preset_option, rules_file_option, store_option,
+                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors,
+                      warn_inert)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -69,11 +70,14 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
               threads, dry_run, baseline, per_seat, plot, as_json):
     """Run a grid of configurations into the result store, resumably.
 
-    With --precision, every seat's win rate is the measure. The grid comes from SWEEP_FILE or
-    from the options, e.g. --preset standard
+    The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
     --vary stacking=false,true --vary draw_limit=0,1,3 --players 2,3,4,5 --policy all=expert
     --games 1000000 --seed 1. Chunks already stored are never computed again: rerun the same
     command to resume an interrupted sweep.
+
+    With --precision H the games are kept up to the first one at which every seat's win-rate
+    95% half-width is ≤ H, checked game by game (chunks are played in order and the last is
+    cut there), so the count does not depend on --chunk-size, threads or backend.
     """
     message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
                "again to resume")
@@ -242,3 +246,9 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
     click.echo(f"\n{n} configurations, seed {seed}, chunks of {chunk_size:,}, store {store}, "
                f"backend {backend}: {approx}{_total(todo):,} games to run{chunks} "
                f"({int(work['stored'].sum()):,} stored); dry run, nothing was run")
+    if run["precision"] is not None:
+        cap = run["max_games"] or DEFAULT_MAX_GAMES
+        click.echo(f"precision: each configuration plays chunks in order and keeps the games up "
+                   f"to the first one at which every seat's win-rate 95% half-width is ≤ "
+                   f"{run['precision']} (at most {cap:,} games); the chunk holding it is played "
+                   f"whole and stored cut there, so games and to run are estimates")

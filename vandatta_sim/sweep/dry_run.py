@@ -1,7 +1,9 @@
 """The dry-run plan: what :func:`~.run.run_sweep` would run, without running anything.
 
-Per configuration: games wanted (estimated for a precision target), stored and still to run;
-and an estimate of the time the games to run take, from a short timed calibration run.
+Per configuration: games wanted (estimated for a precision target), stored and still to run
+(for a precision target: played, counting the whole last chunk, which the run cuts at the
+stopping game); and an estimate of the time the games to run take, from a short timed
+calibration run.
 """
 
 from __future__ import annotations
@@ -13,33 +15,38 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..stats import games_for_half_width, win_rate_half_width
+from ..stats import games_for_half_width
 from ..store import Store
 from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Config, _as_store,
                      _dedupe, check_run_settings)
+from .run import scan_to_target
 
 
 def _precision_estimate(store: Store, key: str, players: int, stored: dict[int, int],
-                        precision: float, chunk_size: int, max_games: int) -> int:
-    """Games a precision run will end with: exact where the stored chunks already reach the
-    target, else estimated from the stored win rates (or, with nothing stored, from rates of
-    1/players and a förhand advantage)."""
+                        precision: float, chunk_size: int, max_games: int) -> tuple[int, int]:
+    """Games a precision run will keep and games it will have played by then (whole chunks:
+    the last one is cut after it is played). Exact where the stored chunks already hold the
+    stopping game (the rule of :func:`.run.scan_to_target`), else estimated from the stored win
+    rates (or, with nothing stored, from rates of 1/players and a förhand advantage)."""
     wins, n, c = np.zeros(players, np.int64), 0, 0
-    while stored.get(c, 0) >= min(chunk_size, max_games - c * chunk_size) and n < max_games:
+    while c in stored and n < max_games:
         need = min(chunk_size, max_games - c * chunk_size)
         winner = store.read_column(key, c, "winner")[:need]
-        wins += np.bincount(winner[winner >= 0].astype(np.int64), minlength=players)[:players]
-        n += need
-        c += 1
-        if np.max(win_rate_half_width(wins, n)) <= precision:
-            return n
+        kept, after, half_width = scan_to_target(wins, n, winner, precision)
+        if half_width <= precision:
+            return n + kept, n + kept
+        if len(winner) < need:
+            break  # a chunk cut short by a run with a wider target: played again in full
+        wins, n, c = after, n + kept, c + 1
+    if n >= max_games:
+        return max_games, max_games
     if n:
         p = np.clip(wins / n, 1e-3, 1 - 1e-3)
     else:
         p = np.full(players, 1 / players)
         p[0] = min(0.5, 1.5 / players)  # förhand usually wins a little more
-    wanted = max(int(np.max(games_for_half_width(p, precision))), n + 1)
-    return min(-(-wanted // chunk_size) * chunk_size, max_games)
+    wanted = min(max(int(np.max(games_for_half_width(p, precision))), n + 1), max_games)
+    return wanted, min(-(-wanted // chunk_size) * chunk_size, max_games)
 
 
 def _games_to_run(wanted: int, chunk_size: int, stored: dict[int, int]) -> int:
@@ -68,14 +75,11 @@ def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
     for config in configs:
         key = config.key(seed, chunk_size)
         stored = store.chunk_rows(key)
-        if games is not None:
-            wanted = int(games)
-        elif precision is not None:
-            wanted = _precision_estimate(store, key, config.rules.players, stored, precision,
-                                         chunk_size, int(max_games))
-        else:
-            wanted = None
-        todo = None if wanted is None else _games_to_run(wanted, chunk_size, stored)
+        wanted = played = None if games is None else int(games)
+        if precision is not None:
+            wanted, played = _precision_estimate(store, key, config.rules.players, stored,
+                                                 precision, chunk_size, int(max_games))
+        todo = None if played is None else _games_to_run(played, chunk_size, stored)
         rows.append({"key": key, "label": config.label, "players": config.rules.players,
                      "policies": config.seats.describe(), "match": config.rules.match,
                      "swap": config.swap, "games": wanted, "estimated": precision is not None,

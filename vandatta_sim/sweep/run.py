@@ -4,11 +4,14 @@ Chunks are written on a background thread and, for a precision target, counted i
 
 Precision target
 ----------------
-With ``precision=H`` each configuration plays chunks in order until the 95% Wilson half-width
-of every seat's win rate, over all games so far, is at most ``H`` (or ``max_games`` is reached,
-which is recorded as not reaching the target). The decision is taken after each whole chunk, on
-the chunks ``0 … n`` in order, so the number of chunks, and the store, do not depend on the
-backend: chunks a Dask cluster computed speculatively beyond the stopping point are discarded.
+With ``precision=H`` each configuration plays chunks in order and keeps its games up to the
+first game at which the 95% Wilson half-width of every seat's win rate, over all games so far,
+is at most ``H``, checked game by game (cumulative sums make this cheap); the chunk in which that
+happens is cut there and stored with fewer rows. Without such a game by ``max_games`` the run
+keeps ``max_games`` games and records that it missed the target. So the games kept depend only
+on the seed, the configuration, ``H`` and ``max_games``: not on the chunk size, the threads or
+the backend (chunks a Dask cluster computed speculatively beyond the stopping point are
+discarded), and a resumed run reads the same stopping game back from the store.
 """
 
 from __future__ import annotations
@@ -51,7 +54,8 @@ class _Job:
     inflight: set = field(default_factory=set)
     buffer: dict = field(default_factory=dict)
     prefix: int = 0                # precision: chunks 0 … prefix-1 counted
-    games: int = 0                 # precision: games in those chunks
+    games: int = 0                 # precision: games kept in those chunks
+    short: set = field(default_factory=set)  # precision: stored cut chunks that end too soon
     wins: np.ndarray | None = None
     half_width: float = math.inf
     target_reached: bool | None = None
@@ -72,6 +76,12 @@ class _Job:
 
     def complete(self, c: int) -> bool:
         return self.rows.get(c, 0) >= self.need(c)
+
+    def kept(self, c: int) -> int:
+        """Rows of chunk ``c`` that the run's games include (precision: the last one is cut)."""
+        if self.precision is None:
+            return self.need(c)
+        return min(self.need(c), self.games - c * self.chunk_size)
 
     def estimate(self) -> int | None:
         """Games this configuration will have when it stops (None before any data)."""
@@ -96,7 +106,8 @@ class _Job:
         else:
             ahead = 1
         for c in range(self.prefix, min(self.prefix + ahead, self.n_chunks)):
-            if not self.complete(c) and c not in self.inflight and c not in self.buffer:
+            stored = self.complete(c) or (c in self.rows and c not in self.short)
+            if not stored and c not in self.inflight and c not in self.buffer:
                 return c
         return None
 
@@ -188,33 +199,65 @@ def _finish_provenance(store: Store, job: _Job, interrupted: bool) -> None:
                       target_reached=job.target_reached, max_games=job.limit)
 
 
-def _add_wins(job: _Job, winner: np.ndarray) -> None:
-    winner = winner[winner >= 0].astype(np.int64)
-    job.wins += np.bincount(winner, minlength=job.config.rules.players)[: len(job.wins)]
+def scan_to_target(wins: np.ndarray, games: int, winner: np.ndarray,
+                   precision: float) -> tuple[int, np.ndarray, float]:
+    """The precision rule over the next games: ``wins`` per seat over the first ``games``
+    games, ``winner`` the winner column of the games that follow (-1: nobody).
+
+    Returns ``(kept, wins, half_width)``: ``kept`` is the number of those games up to and
+    including the first at which every seat's win-rate half-width is at most ``precision``
+    (``len(winner)`` when there is none), with the wins and the widest half-width after them.
+    Elementwise float operations only, so the answer is the same however the games are split."""
+    winner = np.asarray(winner)
+    if not len(winner):
+        return 0, wins, float(np.max(win_rate_half_width(wins, games)))
+    n = games + np.arange(1, len(winner) + 1, dtype=np.int64)
+    widest = np.zeros(len(winner))
+    for seat in range(len(wins)):
+        seat_wins = wins[seat] + np.cumsum(winner == seat, dtype=np.int64)
+        np.maximum(widest, win_rate_half_width(seat_wins, n), out=widest)
+    within = np.flatnonzero(widest <= precision)
+    kept = int(within[0]) + 1 if len(within) else len(winner)
+    counted = winner[:kept]
+    counted = counted[counted >= 0].astype(np.int64)
+    wins = wins + np.bincount(counted, minlength=len(wins))[: len(wins)]
+    return kept, wins, float(widest[kept - 1])
+
+
+def _count(job: _Job, c: int, winner: np.ndarray, partial: bool) -> int | None:
+    """Apply the precision rule to chunk ``c``'s games (``partial``: a stored chunk cut short,
+    usable only if the stopping game lies within it) and return the rows kept, or None."""
+    kept, wins, half_width = scan_to_target(job.wins, job.games, winner, job.precision)
+    reached = half_width <= job.precision
+    if partial and not reached:
+        return None
+    job.prefix, job.games, job.wins, job.half_width = c + 1, job.games + kept, wins, half_width
+    if reached:
+        job.done, job.target_reached = True, True
+    elif job.games >= job.limit:
+        job.done, job.target_reached = True, False
+    return kept
 
 
 def _advance(job: _Job, store: Store, writer: _Writer) -> None:
-    """Precision: count the next chunks in order while they are at hand, stop when done."""
+    """Precision: count the next chunks in order while they are at hand, stop when done; the
+    chunk with the stopping game is written cut there."""
     while not job.done:
         c = job.prefix
         if c in job.buffer:
             df = job.buffer.pop(c)
+            kept = _count(job, c, df["winner"].to_numpy(), partial=False)
+            df = df.iloc[:kept] if kept < len(df) else df
             writer.write(job, c, df)
             job.rows[c] = len(df)
             job.new_games += len(df)
-            _add_wins(job, df["winner"].to_numpy())
-        elif job.complete(c) and c not in job.inflight:
-            _add_wins(job, store.read_column(job.key, c, "winner")[: job.need(c)])
+        elif c in job.rows and c not in job.inflight and c not in job.short:
+            stored = store.read_column(job.key, c, "winner")[: job.need(c)]
+            if _count(job, c, stored, partial=len(stored) < job.need(c)) is None:
+                job.short.add(c)  # computed again in full by next_chunk
+                return
         else:
             return
-        job.prefix += 1
-        job.games += job.need(c)
-        widths = np.asarray(win_rate_half_width(job.wins, job.games), dtype=np.float64)
-        job.half_width = float(widths.max())
-        if job.half_width <= job.precision:
-            job.done, job.target_reached = True, True
-        elif job.games >= job.limit:
-            job.done, job.target_reached = True, False
     job.buffer.clear()
 
 
@@ -389,6 +432,6 @@ def _job_summary(store: Store, job: _Job) -> _Summary:
         part = job.summaries.get(c)
         if part is None:
             df = store.load_chunks(job.key, [c], _summary_columns(players))
-            part = _Summary.of(df.iloc[: job.need(c)], players)
+            part = _Summary.of(df.iloc[: job.kept(c)], players)
         total = total.merge(part)
     return total
