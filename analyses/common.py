@@ -40,6 +40,7 @@ FULL = {
     "value_matches": 100_000,  # eight-value top screen, per (scale, players): matches to 100
     "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
     "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
+    "value_search": 1_000,     # who plays, search holder, per focal seat: deals, hundred
     "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
     "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches
     # variants.md
@@ -67,6 +68,8 @@ COUNT_NOTES = {
     "value_players": ("eight-value", "single deals per (scale, holder, table, focal seat), "
                       "4 players"),
     "value_ranks": ("eight-value", "single deals per (scale, play, rank), 4 players"),
+    "value_search": ("eight-value", "single deals per focal seat, `search` holder at an "
+                     "`expert` table, `hundred`, 4 players"),
     "timing_deals": ("eight-value", "single deals per (scale, focal policy, focal seat), "
                      "4 players"),
     "timing_matches": ("eight-value", "matches to 100 per (scale, focal policy, focal seat), "
@@ -84,6 +87,7 @@ COUNT_NOTES = {
 QUICK = {
     "swap_deals": 2_000, "h2h_deals": 1_000, "h2h_matches": 200,
     "value_deals": 2_000, "value_matches": 300, "value_players": 500, "value_ranks": 500,
+    "value_search": 20,
     "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
     "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
@@ -97,6 +101,7 @@ SEEDS = {
     "value_matches": 8_301,  # the same seed as the deals: `vandatta-sim value` runs both
     "value_players": 8_310,
     "value_ranks": 8_320,
+    "value_search": 8_310,  # the who-plays seed: its games pair with the expert holder's
     "timing_deals": 8_400,
     "timing_matches": 8_500,
     "variant_deals": 9_001,

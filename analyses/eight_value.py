@@ -29,6 +29,8 @@ SEATINGS = (("expert", "expert"), ("random", "random"), ("random", "expert"),
 TIMING = ("expert", "expert:eights=dump", "expert:eights=3", "expert:eights=4",
           "expert:eights=5", "expert:eights=7")
 TIMING_PLAYERS = 4
+#: The ladder's top rung as a holder (docs/policies.md), at `expert` tables.
+SEARCH = "search"
 
 SCALE_TITLES = {"base": "base (001: eight 10, ace 5, others 1)",
                 "hundred": "hundred (Swedish: eight 25, ace 15, 10–K 10, others 5)",
@@ -75,6 +77,14 @@ def who_plays(ctx) -> pd.DataFrame:
         df.insert(0, "holder", holder)
         df.insert(1, "table", table)
         frames.append(df)
+    # the search player is about a thousand times slower than the expert: one scale, few deals
+    df = card_value(STANDARD.replace(match="single"), ctx.runner, ranks=("8",), players=(4,),
+                    scales=("hundred",), policies="expert", holder=SEARCH,
+                    games=ctx.counts["value_search"], seed=ctx.seeds["value_search"],
+                    break_even_point=False, log=ctx.log)
+    df.insert(0, "holder", SEARCH)
+    df.insert(1, "table", "expert")
+    frames.append(df)
     return pd.concat(frames, ignore_index=True)
 
 
@@ -302,14 +312,18 @@ def section_who(ctx, who: pd.DataFrame) -> str:
     for (holder, table), d in who.groupby(["holder", "table"], sort=False):
         for _, r in d.iterrows():
             rows.append([holder, table, r["scale"], fmt(est(r, "win"), "pp", 1),
-                         fmt(est(r, "points"), "diff", 2), break_even_text(r)])
+                         fmt(est(r, "points"), "diff", 2),
+                         "not measured" if holder == SEARCH else break_even_text(r)])
     return (
         "## 3. Who plays: the game's numbers and the players'\n\n"
         "The eight's value at four players (single deals) with the holder of the extra eight "
         "and the other seats playing `random` or `expert`. Where holder and table differ, each "
         "seat is focal in its own run (seed + seat), "
         f"{ctx.counts['value_players']:,} deals per seat; otherwise "
-        f"{ctx.counts['value_players']:,} deals with the focal seat rotating.\n\n"
+        f"{ctx.counts['value_players']:,} deals with the focal seat rotating. The `search` "
+        "holder (a determinized Monte Carlo player, about a thousand times slower) is "
+        f"measured under `hundred` only, {ctx.counts['value_search']:,} deals per seat, "
+        "without the break-even runs.\n\n"
         + format_table(["holder", "table", "scale", "Δ deal win", "Δ points per deal",
                         "break-even face value"], rows, "lllrrr")
         + "\n" + who_words(who) + "\n\n")
