@@ -334,6 +334,7 @@ def who_words(who: pd.DataFrame) -> str:
     w = who.set_index(["holder", "table", "scale"])
     rr = [est(w.loc[("random", "random", s)], "win") for s in SCALE_NAMES]
     ee = [est(w.loc[("expert", "expert", s)], "win") for s in SCALE_NAMES]
+    searched = fmt(est(w.loc[(SEARCH, "expert", "hundred")], "win"), "pp", 1)
     mixed = (fmt(est(w.loc[("random", "expert", "hundred")], "win"), "pp", 1),
              fmt(est(w.loc[("expert", "random", "hundred")], "win"), "pp", 1))
     return (
@@ -346,7 +347,9 @@ def who_words(who: pd.DataFrame) -> str:
         + " (base / hundred / crazy_eights): most of the eight's deal value comes from keeping "
           "it for the end, i.e. from skill; the mixed rows separate holder and table (under "
           f"`hundred`: a `random` holder at an `expert` table {mixed[0]}, an `expert` holder at "
-          f"a `random` table {mixed[1]}). How often "
+          f"a `random` table {mixed[1]}; a `search` holder at an `expert` table {searched}, "
+          "against the `expert` holder's "
+          f"{fmt(est(w.loc[('expert', 'expert', 'hundred')], 'win'), 'pp', 1)}). How often "
           "the eight is still in hand when someone else goes out, hence its points and its "
           "break-even score, is a property of the holder's play too: a `random` holder plays "
           "it whenever chance picks it; where the slope is negative (marked), the extra eight "
