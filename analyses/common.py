@@ -32,11 +32,17 @@ from vandatta_sim.report.runner import Runner  # noqa: E402
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
 #: match as the name says; "per seat" counts are per focal seat (the seats rotate).
 FULL = {
-    # eight-value.md
+    # claims.md (swap_deals, h2h_*) and eight-value.md (value_*, timing_*)
     "swap_deals": 100_000,     # swap experiment, per (scale, players, rank): single deals
-    "swap_matches": 20_000,    # swap experiment, per (scale, players, rank): matches to 100
     "h2h_deals": 50_000,       # hold vs dump, per (scale, players, policy, focal seat): deals
     "h2h_matches": 10_000,     # hold vs dump, per (scale, players, policy, focal seat): matches
+    "value_deals": 100_000,    # eight-value top screen, per (scale, players): single deals
+    "value_matches": 100_000,  # eight-value top screen, per (scale, players): matches to 100
+    "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
+    "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
+    "value_search": 1_000,     # who plays, search holder, per focal seat: deals, hundred
+    "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
+    "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches
     # variants.md
     "variant_deals": 50_000,   # per (variant, players): single deals
     "variant_matches": 10_000,  # per variant: matches to 100 at four players
@@ -49,13 +55,25 @@ FULL = {
 }
 #: What each count is, for reports/README.md.
 COUNT_NOTES = {
-    "swap_deals": ("eight-value, claims 10", "single deals per (scale, players, rank) and "
+    "swap_deals": ("claims 10", "single deals per (scale, players, rank) and "
                    "the unswapped baseline; all seats expert"),
-    "swap_matches": ("eight-value", "matches to 100 per (scale, players, rank) and baseline"),
-    "h2h_deals": ("eight-value, claims 4 and 9", "single deals per (scale, players, focal "
+    "h2h_deals": ("claims 4 and 9", "single deals per (scale, players, focal "
                   "policy, focal seat)"),
-    "h2h_matches": ("eight-value, claims 4", "matches to 100 per (scale, players, focal "
+    "h2h_matches": ("claims 4", "matches to 100 per (scale, players, focal "
                     "policy, focal seat)"),
+    "value_deals": ("eight-value", "single deals per (scale, players): as dealt, one more "
+                    "eight, one more ace, and both at a second face value (break-even)"),
+    "value_matches": ("eight-value", "matches to 100 per (scale, players): as dealt, one "
+                      "more eight, one more ace"),
+    "value_players": ("eight-value", "single deals per (scale, holder, table, focal seat), "
+                      "4 players"),
+    "value_ranks": ("eight-value", "single deals per (scale, play, rank), 4 players"),
+    "value_search": ("eight-value", "single deals per focal seat, `search` holder at an "
+                     "`expert` table, `hundred`, 4 players"),
+    "timing_deals": ("eight-value", "single deals per (scale, focal policy, focal seat), "
+                     "4 players"),
+    "timing_matches": ("eight-value", "matches to 100 per (scale, focal policy, focal seat), "
+                       "4 players"),
     "variant_deals": ("variants", "single deals per (variant, players 2–5)"),
     "variant_matches": ("variants", "matches to 100 per variant, 4 players"),
     "variant_skill": ("variants", "single deals per (variant, focal policy, focal seat), "
@@ -67,16 +85,25 @@ COUNT_NOTES = {
     "claim_swap": ("claims 5 and 8", "single deals per swap run"),
 }
 QUICK = {
-    "swap_deals": 2_000, "swap_matches": 300, "h2h_deals": 1_000, "h2h_matches": 200,
+    "swap_deals": 2_000, "h2h_deals": 1_000, "h2h_matches": 200,
+    "value_deals": 2_000, "value_matches": 300, "value_players": 500, "value_ranks": 500,
+    "value_search": 20,
+    "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
     "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
 }
 #: One fixed seed per experiment (policy substitution uses seed + focal seat).
 SEEDS = {
     "swap_deals": 8_001,
-    "swap_matches": 8_002,
     "h2h_deals": 8_100,
     "h2h_matches": 8_200,
+    "value_deals": 8_301,
+    "value_matches": 8_301,  # the same seed as the deals: `vandatta-sim value` runs both
+    "value_players": 8_310,
+    "value_ranks": 8_320,
+    "value_search": 8_310,  # the who-plays seed: its games pair with the expert holder's
+    "timing_deals": 8_400,
+    "timing_matches": 8_500,
     "variant_deals": 9_001,
     "variant_matches": 9_002,
     "variant_skill": 9_100,

@@ -13,9 +13,14 @@ from vandatta_sim.tables import format_table
 
 REPORTS = [
     ("eight-value.md", "analyses/eight_value.py",
-     "How much an eight is worth under each scoring scale (`base`, `hundred`, `crazy_eights`) "
-     "for 2–5 players: face value, the swap experiment for the eight and for every rank (deal "
-     "win, penalty points, match win), and holding eights against dumping them."),
+     "What one more eight (and, alongside, one more ace) is worth under each scoring scale "
+     "(`base`, `hundred`, `crazy_eights`) at 2–5 players, on one screen: its effect on deal "
+     "win, penalty points and match win (also per deal played, since matches last 4× longer "
+     "under `base`), and its break-even face value, each with a 95% interval; then how much "
+     "of that belongs to the game and how much to the players (random/expert holders and "
+     "tables), hold or dump and when to play the eights (`expert` vs `expert:eights=dump` and "
+     "`=K`), and every rank with a random-play control. `vandatta-sim value` asks the same "
+     "for any house rules."),
     ("variants.md", "analyses/variants.py",
      "Every preset and every single house rule toggled from `standard`: deal length with "
      "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "

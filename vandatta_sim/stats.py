@@ -182,6 +182,28 @@ def relative_change(a, b, confidence: float = 0.95) -> Estimate:
     return Estimate(float(r - 1), float(r - 1 - z * se), float(r - 1 + z * se), n)
 
 
+def ratio_root(a, b, confidence: float = 0.95) -> Estimate:
+    """Root ``x* = -mean(a) / mean(b)`` of the mean line ``mean(a) + mean(b)·x`` of paired
+    per-observation lines ``a_i + b_i·x``, with a delta-method interval.
+
+    The interval is the normal interval of the mean of the linearised values
+    ``-(a_i + x* b_i) / mean(b)``; nan where ``mean(b)`` is 0 or its own interval contains 0
+    (the root is then not bounded).
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
+    n = a.size
+    slope = mean_interval(b, confidence) if n >= 2 else None
+    if slope is None or not (slope.low > 0 or slope.high < 0):
+        return Estimate(float("nan"), float("nan"), float("nan"), n)
+    root = -a.mean() / b.mean()
+    se = float(np.sqrt(((a + root * b) / b.mean()).var(ddof=1) / n))
+    z = normal_critical(confidence)
+    return Estimate(float(root), float(root - z * se), float(root + z * se), n)
+
+
 def independent_difference(first: Estimate, second: Estimate,
                            confidence: float = 0.95) -> Estimate:
     """``first - second`` for estimates from independent samples with normal intervals.

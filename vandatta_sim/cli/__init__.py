@@ -33,6 +33,7 @@ COMMANDS = {
     "sweep": ("sweep", "sweep_cmd"),
     "results": ("results", "results_group"),
     "bench": ("bench", "bench_cmd"),
+    "value": ("value", "value_cmd"),
 }
 
 

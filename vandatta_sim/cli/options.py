@@ -316,6 +316,11 @@ sweep_games_option = click.option("--games", metavar="N",
                                   type=CountType("games", 1, MAX_SWEEP_GAMES, "2^62"),
                                   help="Games per configuration, 1–2^62: deals with "
                                        "--match single, else matches.")
+# A run that plays until an interval is narrow enough (sweep, value); each command's help says
+# which interval.
+precision_option = click.option("--precision", type=float, metavar="H",
+                                help="Instead of --games: play until the 95% half-width of "
+                                     "the command's measure ≤ H (a share: 0.005 = 0.5 pp).")
 sweep_seed_option = click.option("--seed", type=SEED_TYPE,
                                  help="Seed of the sweep, 0–2^63−1 (default 0).")
 sweep_threads_option = click.option("--threads", type=ASCII_INT,

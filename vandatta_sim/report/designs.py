@@ -2,11 +2,14 @@
 
 * **Swap experiment** (value of a card): every sampled deal is played twice with the same seed
   and game index, once as dealt and once with one ordinary card of the *focal seat*
-  (``game % players``) exchanged for a card of rank R from the talon; every later random choice
-  is identical. The effect of R is the paired difference of the focal seat's outcome over the
-  games where the swap was possible (:func:`swap_pairs`, :func:`swap_effects`). Because the
-  card taken out is an ordinary card of another rank, the effect of R is the value of holding
-  an R *instead of a random ordinary card*.
+  (``game % players``) exchanged for a card of rank R from the talon. Both runs start from the
+  same deal and random stream, but the choices and draws drift apart after the exchange, so
+  the outcomes are only partly correlated (measured: :func:`vandatta_sim.value.pairing_correlation`).
+  The effect of R is the paired difference of the focal seat's outcome over the games where
+  the swap was possible (:func:`swap_pairs`, :func:`swap_effects`), its interval from the
+  per-game differences. Because the card taken out is an ordinary card of another rank, the
+  effect of R is the value of holding an R *instead of a random ordinary card*. The card-value
+  experiment and the break-even face value built on it are :mod:`vandatta_sim.value`.
 * **Policy substitution** (value of a policy, skill): the focal seat plays policy A or policy B
   against the same opponents on the same deals; the focal seat rotates over all seats, each
   seat with its own seed, so that the pooled games are independent (:func:`focal_outcomes`).

@@ -18,10 +18,10 @@ from ..sweep import Config, load_config_games, run_sweep
 
 
 def make_config(rules: Rules, policies="expert", forget=None, swap: str | None = None,
-                swap_seat: int | None = None, label: str = "") -> Config:
+                swap_seat: int | None = None, label: str = "", valuation=None) -> Config:
     """A :class:`Config` with per-seat ``policies`` (a name for all seats, or a list)."""
     return Config(rules=rules, seats=Seats.build(rules.players, policies, forget), swap=swap,
-                  swap_seat=swap_seat, label=label)
+                  swap_seat=swap_seat, label=label, valuation=valuation)
 
 
 class Runner:
@@ -52,7 +52,8 @@ class Runner:
             return [load_config_games(config, seed, store=self.store, games=games)
                     for config in configs]
         return [simulate(c.rules, games, seed, policies=c.seats, swap=c.swap,
-                         swap_seat=c.swap_seat, threads=self.threads) for c in configs]
+                         swap_seat=c.swap_seat, threads=self.threads, valuation=c.valuation)
+                for c in configs]
 
     def one(self, config: Config, games: int, seed: int) -> pd.DataFrame:
         return self.run([config], games, seed)[0]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import ENGINE_VERSION
-from ..rules import Rules
+from ..rules import Rules, RulesError
 from ..simulate import (Seats, SimulationError, check_count, check_swap_rank, check_swap_seat,
                         check_threads)
 from ..store import Store
@@ -46,7 +46,9 @@ class Config:
     """One configuration of a sweep: rules, per-seat settings and an optional swap experiment.
 
     ``label`` is for people (tables, provenance) and ``preset`` records the preset the rules
-    were built from; neither is part of :meth:`key`.
+    were built from; neither is part of :meth:`key`. ``valuation`` is the scale the policies
+    weigh as penalty risk (:func:`vandatta_sim.simulate.simulate`); None, or the rules' own
+    scale, is the default and leaves the key as it was before valuations existed.
     """
 
     rules: Rules
@@ -55,6 +57,7 @@ class Config:
     swap_seat: int | None = None
     label: str = ""
     preset: str | None = field(default=None, compare=False)
+    valuation: str | tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, Rules):
@@ -67,15 +70,20 @@ class Config:
         object.__setattr__(self, "swap", _checked(check_swap_rank, self.swap))
         object.__setattr__(self, "swap_seat",
                            _checked(check_swap_seat, self.swap_seat, self.rules.players))
+        object.__setattr__(self, "valuation", _checked_valuation(self.rules, self.valuation))
         if not self.label:
             object.__setattr__(self, "label", f"players={self.rules.players} "
                                               f"policy={self.seats.describe()}")
 
     def identity(self) -> dict:
         """Everything that decides the games (JSON-able), apart from seed and chunking."""
-        return {"rules": self.rules.canonical(), "policies": list(self.seats.policies),
-                "forget": [float(f) for f in self.seats.forget], "swap": self.swap,
-                "swap_seat": self.swap_seat}
+        out = {"rules": self.rules.canonical(), "policies": list(self.seats.policies),
+               "forget": [float(f) for f in self.seats.forget], "swap": self.swap,
+               "swap_seat": self.swap_seat}
+        if self.valuation is not None:  # absent by default: the keys stored before stay valid
+            out["valuation"] = (list(self.valuation) if isinstance(self.valuation, tuple)
+                                else self.valuation)
+        return out
 
     def key(self, seed: int, chunk_size: int = DEFAULT_CHUNK_SIZE) -> str:
         """16 hex digits naming this configuration's games with ``seed`` in chunks of
@@ -84,6 +92,18 @@ class Config:
                                   "engine_version": ENGINE_VERSION}
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _checked_valuation(rules: Rules, valuation):
+    """A valuation in its normal form (a scale name or 14 points), or None where it is the
+    rules' own scale (the same games, so the same key)."""
+    if valuation is None:
+        return None
+    try:
+        scale = rules.replace(scale=valuation).scale
+    except RulesError as exc:
+        raise SweepError(str(exc).replace("scale", "valuation", 1)) from None
+    return None if scale == rules.scale else scale
 
 
 def _dedupe(configs: Iterable[Config]) -> list[Config]:

@@ -56,7 +56,7 @@ class ChunkTask:
         config = self.config
         return simulate(config.rules, self.games, seed=self.seed, policies=config.seats,
                         first_game=self.first_game, threads=threads, swap=config.swap,
-                        swap_seat=config.swap_seat)
+                        swap_seat=config.swap_seat, valuation=config.valuation)
 
 
 @runtime_checkable

@@ -1,0 +1,144 @@
+"""The card-value experiment: paired effects, the break-even face value, the valuation key."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from vandatta_sim.report.designs import swap_pairs
+from vandatta_sim.report.runner import Runner, make_config
+from vandatta_sim.rules import PRESETS
+from vandatta_sim.simulate import SimulationError, simulate
+from vandatta_sim.stats import ratio_root
+from vandatta_sim.sweep import SweepError
+from vandatta_sim.value import (break_even, card_value, check_ranks, check_scales, scale_with,
+                                second_score)
+
+STANDARD = PRESETS["standard"]
+DEALS = STANDARD.replace(players=4, match="single")
+
+
+def test_ranks_and_scales_are_checked():
+    assert check_ranks("8") == ["8"]
+    assert check_ranks("a, 8") == ["A", "8"]
+    assert len(check_ranks("all")) == 13
+    assert check_scales("base,hundred") == ["base", "hundred"]
+    for bad in ("1", "11", "8,joker", ""):
+        with pytest.raises(SimulationError, match="allowed: A, 2"):
+            check_ranks(bad)
+    with pytest.raises(SimulationError, match="allowed: base, hundred, crazy_eights"):
+        check_scales("hundred,swedish")
+
+
+def test_scale_with_moves_the_joker_with_the_eight():
+    points = scale_with("hundred", "8", 3)
+    assert points[7] == 3 and points[13] == 3
+    assert scale_with("hundred", "A", 0)[0] == 0 and scale_with("hundred", "A", 0)[13] == 25
+    assert second_score(25) == 0 and second_score(0) == 1
+
+
+def test_ratio_root_finds_the_root_of_the_mean_line():
+    rng = np.random.default_rng(3)
+    b = rng.normal(0.5, 0.2, 4000)
+    a = -12.0 * b + rng.normal(0, 1, 4000)  # the line crosses 0 near 12
+    est = ratio_root(a, b)
+    assert est.low < 12 < est.high and est.value == pytest.approx(-a.mean() / b.mean())
+    # a slope indistinguishable from 0 gives no root
+    assert np.isnan(ratio_root(a, rng.normal(0, 1, 4000)).value)
+
+
+def test_a_valuation_equal_to_the_scale_keeps_the_key_and_another_changes_it():
+    plain = make_config(DEALS)
+    same = make_config(DEALS, valuation="hundred")
+    assert same.valuation is None and same.key(1) == plain.key(1)
+    other = make_config(DEALS, valuation="base")
+    assert other.key(1) != plain.key(1) and other.identity()["valuation"] == "base"
+    with pytest.raises(SweepError, match="valuation"):
+        make_config(DEALS, valuation="swedish")
+
+
+def test_points_are_linear_in_the_face_value_with_play_held_fixed():
+    """Three scores of the eight, the table's scale as the valuation: each game's Δ points lies
+    on the line through the first two, exactly, and the deal winner never moves."""
+    runs = {}
+    for v in (0, 25, 60):
+        rules = DEALS.replace(scale=scale_with("hundred", "8", v))
+        runs[v] = swap_pairs(simulate(rules, 6000, 7, valuation="hundred"),
+                             simulate(rules, 6000, 7, swap="8", valuation="hundred"), 4)
+    delta = {v: (p["points_swap"] - p["points_base"]).to_numpy() for v, p in runs.items()}
+    slope = (delta[25] - delta[0]) / 25
+    np.testing.assert_array_equal(delta[0] + slope * 60, delta[60])
+    assert slope.mean() > 0  # one more eight leaves more eights in hand on average
+    np.testing.assert_array_equal(runs[0]["win_swap"], runs[60]["win_swap"])
+    # and break_even's root is where the mean line (over the swapped deals) crosses 0
+    _, root = break_even(runs[25], runs[0], 25, 0)
+    swapped = runs[0]["swapped"].to_numpy()
+    mean_at_root = delta[0][swapped].mean() + slope[swapped].mean() * root.value
+    assert root.low < root.value < root.high and abs(mean_at_root) < 1e-9
+
+
+@pytest.fixture(scope="module")
+def small_table(tmp_path_factory):
+    store = tmp_path_factory.mktemp("value") / "results"
+    runner = Runner(store=str(store), threads=1)
+    rules = STANDARD.replace(players=3)
+    return card_value(rules, runner, ranks=["8", "A"], players=[3], scales=["base", "hundred"],
+                      games=1500, match_games=200, seed=5), rules, store
+
+
+def test_card_value_rows_and_columns(small_table):
+    table, _, _ = small_table
+    assert list(zip(table["scale"], table["rank"])) == [("base", "A"), ("base", "8"),
+                                                        ("hundred", "A"), ("hundred", "8")]
+    assert table["face"].tolist() == [5, 10, 15, 25]  # ranks in rank order
+    for name in ("win", "points", "slope", "match_win", "match_deals"):
+        assert (table[f"{name}_lo"] <= table[name]).all()
+        assert (table[name] <= table[f"{name}_hi"]).all()
+    # an eight's break-even is bounded; an ace's may not be at this count (its slope holds 0)
+    eights = table[table["rank"] == "8"]
+    assert ((eights["break_even_lo"] < eights["break_even"])
+            & (eights["break_even"] < eights["break_even_hi"])).all()
+    unbounded = table["break_even"].isna()
+    assert (table.loc[unbounded, "slope_lo"] <= 0).all()
+    assert (table.loc[unbounded, "slope_hi"] >= 0).all()
+    assert (table["games"] == 1500).all() and (table["match_games"] == 200).all()
+    assert ((table["corr_win"] > -1) & (table["corr_win"] < 1)).all()
+    # the deal win does not depend on the scale (play is the same, only the points differ)...
+    base, hundred = table[table["scale"] == "base"], table[table["scale"] == "hundred"]
+    assert base["win"].tolist() != [] and (base["n"].to_numpy() == hundred["n"].to_numpy()).all()
+    # ...but base matches last longer than hundred ones
+    assert base["match_deals"].iloc[0] > hundred["match_deals"].iloc[0]
+
+
+def test_card_value_is_the_same_direct_and_through_the_store_and_reads_back(small_table):
+    table, rules, store = small_table
+    direct = card_value(rules, Runner(use_sweep=False, threads=2), ranks=["8", "A"],
+                        players=[3], scales=["base", "hundred"], games=1500, match_games=200,
+                        seed=5)
+    pd.testing.assert_frame_equal(table, direct)
+    again = Runner(store=str(store), threads=2)
+    pd.testing.assert_frame_equal(table, card_value(
+        rules, again, ranks=["8", "A"], players=[3], scales=["base", "hundred"], games=1500,
+        match_games=200, seed=5))
+
+
+def test_precision_plays_until_the_half_width_is_reached(tmp_path, monkeypatch):
+    import vandatta_sim.value as value
+
+    monkeypatch.setattr(value, "PILOT_GAMES", 500)
+    table = card_value(DEALS, Runner(store=str(tmp_path / "r")), precision=0.02, seed=2)
+    half = (table["win_hi"] - table["win_lo"]).iloc[0] / 2
+    assert half <= 0.02 and table["games"].iloc[0] > 500
+
+
+def test_the_eight_alone_gives_the_same_numbers_as_with_the_ace(small_table):
+    """The report runs the eight's matches without the ace and quotes `value --rank 8,A`: the
+    eight's numbers must not depend on which other ranks are asked for."""
+    table, rules, store = small_table
+    alone = card_value(rules, Runner(store=str(store)), ranks=["8"], players=[3],
+                       scales=["base", "hundred"], games=1500, match_games=200, seed=5,
+                       break_even_point=False)
+    eights = table[table["rank"] == "8"].reset_index(drop=True)
+    for column in ("win", "win_lo", "points", "n", "match_win", "match_win_hi", "match_deals"):
+        assert alone[column].tolist() == eights[column].tolist(), column

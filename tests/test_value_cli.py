@@ -1,0 +1,104 @@
+"""``vandatta-sim value``: the one-screen table, its JSON and chart, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from vandatta_sim.cli import main
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["value", *args], catch_exceptions=False)
+
+
+def test_value_prints_the_table_and_repeats_it_exactly(tmp_path):
+    args = ["--preset", "standard", "--players", "4", "--games", "6000", "--match-games", "500",
+            "--seed", "1",
+            "--store", str(tmp_path / "results")]
+    first = run(*args)
+    assert first.exit_code == 0, first.output
+    for column in ("Δ deal win", "Δ points", "break-even face value", "Δ match win",
+                   "deals/match"):
+        assert column in first.output
+    line = next(ln for ln in first.output.splitlines() if ln.startswith("hundred"))
+    assert line.split()[:4] == ["hundred", "4", "8", "25"] and line.count("[") == 5
+    assert "correlate" in first.output
+    second = run(*args)  # read back from the store
+    assert second.output == first.output
+    # a fresh store and another thread count give the same table
+    third = run(*args[:-1], str(tmp_path / "other"), "--threads", "1")
+    assert third.output == first.output
+
+
+def test_value_json_several_scales_ranks_and_a_chart(tmp_path):
+    plot = tmp_path / "value.png"
+    result = run("--preset", "standard", "--set", "match=single", "--players", "2,3",
+                 "--scale", "base,crazy_eights", "--rank", "8,A", "--games", "600", "--json",
+                 "--plot", str(plot), "--store", str(tmp_path / "results"))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = data["rows"]
+    assert len(rows) == 8 and {r["scale"] for r in rows} == {"base", "crazy_eights"}
+    assert {r["rank"] for r in rows} == {"8", "A"} and {r["players"] for r in rows} == {2, 3}
+    assert all("match_win" not in r for r in rows)  # single deals: no match columns
+    assert all(r["win_low"] <= r["win"] <= r["win_high"] for r in rows)
+    assert plot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_value_rank_all_lists_every_rank_and_takes_seat_policies(tmp_path):
+    result = run("--set", "match=single", "--rank", "all", "--games", "300", "--json",
+                 "--policy", "all=random", "--policy", "0=expert:eights=dump",
+                 "--store", str(tmp_path / "r"))
+    data = json.loads(result.stdout)
+    assert data["policy"] == "0=expert:eights=dump,1=random,2=random,3=random"
+    assert [r["rank"] for r in data["rows"]] == [
+        "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+BAD = [
+    ("--rank", "11"),
+    ("--rank", "joker"),
+    ("--scale", "swedish"),
+    ("--scale", "base,"),
+    ("--policy", "genius"),
+    ("--policy", "7=random"),
+    ("--games", "0"),
+    ("--games", "10", "--precision", "0.01"),
+    ("--precision", "2"),
+    ("--players", "1"),
+    ("--players", "four"),
+    ("--preset", "nope"),
+    ("--set", "stacking=maybe"),
+    ("--plot", "chart.pdf"),
+    ("--match-games", "-3"),
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=[" ".join(a) for a in BAD])
+def test_bad_input_is_one_error_line_exit_2_and_nothing_written(args, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, ["value", *args, "--store", str(tmp_path / "results")])
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_json_fields_are_the_documented_ones(tmp_path):
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
+    body = doc.split("\n## Card-value fields\n", 1)[1].split("\n## ", 1)[0]
+    names = set(re.findall(r"^\| `([^`]+)` \|", body, flags=re.M))
+    run_fields = set(re.findall(r"`(\w+)`", body.split("\n\n", 1)[0]))
+    result = run("--players", "3", "--games", "300", "--match-games", "50", "--json",
+                 "--store", str(tmp_path / "r"))
+    data = json.loads(result.stdout)
+    (row,) = data["rows"]
+    estimates = {n for n in names if f"{n}_low" in row}
+    assert set(row) == names | {f"{n}{end}" for n in estimates for end in ("_low", "_high")}
+    assert set(data) == (run_fields - {"_low", "_high"}) | {"rows"}

@@ -1,0 +1,172 @@
+"""``vandatta-sim value``: what one more card of a rank is worth at a table, on one screen.
+
+The card-value experiment of :mod:`vandatta_sim.value` for any rules: per scale and player
+count, one more card of the rank's paired effect on the deal win, the penalty points and the
+match win (where a match is set), and its break-even face value, each with a 95% interval.
+Every game goes through the result store (``--store``): an interrupted run resumes, a repeated
+one reads what is stored, and the output is the same for any thread count.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+
+import click
+
+from .interrupts import interrupts_end_the_run
+from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_store_path,
+                      check_user_file, json_option, overrides_option, player_counts_option,
+                      plot_option, policy_option, precision_option, preset_option,
+                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
+                      sweep_threads_option, usage_errors, warn_inert)
+
+#: Deals per table when neither --games nor --precision is given.
+DEFAULT_GAMES = 20_000
+
+
+@click.command("value")
+@preset_option
+@rules_file_option
+@overrides_option
+@player_counts_option
+@click.option("--scale", "scales", metavar="NAME[,NAME]",
+              help="Scales to compare: base, hundred, crazy_eights (default: the rules' own).")
+@click.option("--rank", "ranks", default="8", show_default=True, metavar="RANK[,RANK]|all",
+              help="Rank(s) whose value to measure: A, 2–10, J, Q, K, or all.")
+@policy_option
+@sweep_games_option
+@click.option("--match-games", type=CountType("match-games", 1, MAX_SWEEP_GAMES, "2^62"),
+              metavar="N", help="Matches per table where the rules set a match (default: "
+                                "as --games).")
+@precision_option
+@sweep_seed_option
+@sweep_threads_option
+@store_option
+@plot_option
+@json_option
+def value_cmd(preset, rules_file, overrides, players, scales, ranks, policies, games, match_games,
+              precision, seed, threads, store, plot, as_json):
+    """What one more card of RANK (default an eight) is worth, per scale and player count.
+
+    Each deal is played as dealt and with one ordinary card of the focal seat (every seat in
+    turn) exchanged for a card of the rank (same seed and game): the paired differences in
+    deal win, penalty points and match win, and the break-even face value (the rank's score
+    at which one more card leaves the expected penalty points unchanged, play held fixed).
+    --policy sets the seats as in simulate (all=NAME). With --precision the measure is the
+    deal-win effect. Example: --preset standard --players 4 --games 20000 --seed 1.
+    """
+    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
+               "again to resume")
+    with interrupts_end_the_run(message):
+        _value(preset, rules_file, overrides, players, scales, ranks, policies, games,
+               match_games, precision, seed, threads, store, plot, as_json)
+
+
+def _value(preset, rules_file, overrides, players, scales, ranks, policies, games, match_games,
+           precision, seed, threads, store, plot, as_json):
+    from ..report.runner import Runner
+    from ..simulate import Seats
+    from ..sweep import SweepError, check_run_settings
+    from ..value import card_value, check_ranks, check_scales
+
+    with usage_errors():
+        rules = build_rules(preset, rules_file, overrides)
+        ranks = check_ranks(ranks)
+        scales = check_scales(scales) if scales is not None else [rules.scale]
+        policies = list(policies) or ["expert"]
+        players = list(players) or [rules.players]
+        for n in players:
+            # every table's rules and seats are checked before any game is played
+            policy = Seats.build(n, policies).describe()
+            for scale in scales:
+                warn_inert(rules.replace(players=n, scale=scale, match="single"))
+        if games is not None and precision is not None:
+            raise SweepError("give --games or --precision, not both")
+        if precision is not None and not 0 < precision <= 0.5:
+            raise SweepError(f"precision = {precision!r} is not allowed; allowed: a "
+                             "half-width 0 < H ≤ 0.5")
+        if games is None and precision is None:
+            games = DEFAULT_GAMES
+        check_run_settings(games=games or 1, seed=seed or 0, threads=threads)
+        check_store_path(store)
+        check_user_file(plot, (".png", ".svg"), "--plot")
+    seed = seed or 0
+    command = shlex.join(["vandatta-sim", *sys.argv[1:]])
+    runner = Runner(store=store, threads=threads, command=command)
+    table = card_value(rules, runner, ranks=ranks, players=players, scales=scales,
+                       policies=policies, games=games, match_games=match_games,
+                       precision=precision, seed=seed)
+    if as_json:
+        out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
+               "games": games, "precision": precision,
+               "rows": [{_json_name(k): _json_value(v) for k, v in row.items()}
+                        for row in table.to_dict("records")]}
+        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    else:
+        click.echo(value_text(table, rules, policy, seed))
+    if plot is not None:
+        from ..value import plot_card_value
+
+        plot_card_value(table, plot)
+        click.echo(f"wrote the chart to {plot}", err=as_json)
+
+
+def _json_name(column: str) -> str:
+    """An interval's ends as everywhere in the JSON outputs (docs/columns.md): _low, _high."""
+    for short, long in (("_lo", "_low"), ("_hi", "_high")):
+        if column.endswith(short):
+            return column[: -len(short)] + long
+    return column
+
+
+def _json_value(v):
+    """A table cell as JSON: numpy numbers as Python numbers, nan as null."""
+    if hasattr(v, "item"):
+        v = v.item()
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _break_even_text(est) -> str:
+    from ..report.markdown import fmt
+
+    return fmt(est, "num", 1) if math.isfinite(est.value) else "not bounded (more games)"
+
+
+def value_text(table, rules, policy: str, seed: int) -> str:
+    """The one-screen table: a line per (scale, players, rank), every number with its 95%
+    interval, and the lines that say what the columns are."""
+    from ..report.markdown import fmt, row_estimate
+    from ..tables import format_table
+
+    has_match = "match_win" in table.columns
+    header = ["scale", "players", "rank", "face", "deals", "Δ deal win", "Δ points",
+              "break-even face value"]
+    if has_match:
+        header += ["matches", "deals/match", "Δ match win"]
+    rows = []
+    for _, r in table.iterrows():
+        row = [r["scale"], r["players"], r["rank"], r["face"], f"{r['n']:,}",
+               fmt(row_estimate(r, "win"), "pp", 2), fmt(row_estimate(r, "points"), "diff", 2),
+               _break_even_text(row_estimate(r, "break_even"))]
+        if has_match:
+            row += [f"{int(r['match_games']):,}", fmt(row_estimate(r, "match_deals"), "num", 1),
+                    fmt(row_estimate(r, "match_win"), "pp", 2)]
+        rows.append(row)
+    corr = table["corr_win"].agg(["min", "max"])
+    lines = [f"Value of one more card: rules key {rules.key()} (match {rules.match}), "
+             f"policies {policy}, seed {seed}",
+             format_table(header, rows, "lrlr" + "r" * (len(header) - 4), style="text"),
+             "Δ: one ordinary card of the focal seat exchanged for a card of the rank, minus "
+             "the deal as dealt (same seed and game),",
+             "over the deals where the exchange was possible; 95% intervals of the paired "
+             "differences; n.s. = the interval holds 0.",
+             "Δ points < 0: fewer penalty points. break-even: the rank's score at which Δ "
+             "points = 0, play held fixed (delta-method interval).",
+             f"Pairing: the two deal outcomes correlate {corr['min']:.2f}–{corr['max']:.2f} "
+             "(win); the later draws differ after the exchange."]
+    return "\n".join(lines)
