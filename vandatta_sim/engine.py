@@ -1095,8 +1095,9 @@ def _hand_points(C, lo, hi):
 @njit
 def _swap_in(G, H, tr, q, rank):
     """Swap experiment: exchange one of q's ordinary cards (of another rank) for a card of
-    ``rank`` from the talon. Uses its own random numbers, so that the game's stream, and hence
-    every later random choice, is the same as in the unswapped game."""
+    ``rank`` from the talon. Uses random numbers of its own, so that the game's stream is where
+    it is in the unswapped game; later draws and choices part ways as soon as the two hands are
+    played differently (eight-value.md measures how much the paired games still share)."""
     out_mask = H[q] & ORDINARY & ~_rank_mask(rank)
     n_in = 0
     for j in range(G[S_NT]):

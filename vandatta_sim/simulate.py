@@ -370,7 +370,8 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
     threads : number of threads (default: numba's current setting, normally all cores).
     swap, swap_seat : swap experiment: in the first deal, one ordinary card of seat
         ``swap_seat`` (default: game index mod players) is exchanged for a card of rank
-        ``swap`` (``"8"``, ``"A"``, …) from the talon, leaving every random number unchanged.
+        ``swap`` (``"8"``, ``"A"``, …) from the talon, with the game's own random stream left
+        where it was (the paired games part ways once the hands are played differently).
     valuation : the scale the policies weigh as penalty risk (default: the rules' ``scale``).
         Varying ``rules.scale`` with ``valuation`` fixed changes what the cards score and
         nothing of how the game is played (the break-even experiment of a card's value).
