@@ -35,7 +35,7 @@ test: install ## Run the whole test suite
 test-fast: install ## Run the tests without the slow ones
 	$(PY) -m pytest -q -m "not slow"
 
-bench: install ## Deals per second by preset, players, policy and threads, plus sweep overhead
+bench: install ## Deals/s by preset, players, policy, threads; one seat per bench.SEAT_POLICIES among experts; sweep overhead
 	$(CLI) bench --sweep-overhead
 
 # --- reports: each report depends on its script and the library; `make reports` redoes only the
