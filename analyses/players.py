@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 import common
+import numba
 import numpy as np
 
 from vandatta_sim import bench
@@ -44,6 +45,10 @@ SLOW_QUICK = 8
 SEEDS = {"ladder": 7_100, "round_robin": 7_200}
 #: The speed table: one seat among experts at 4 players, standard (bench's focal seat).
 TIMING_SECONDS = {"full": 0.5, "quick": 0.02}
+TRACED_DEALS = 100
+#: The ladder's share of `make reports` (20 minutes on 2 cores in all): a slow spec whose
+#: projected time passes this is logged with a smaller SLOW_GAMES count that would fit.
+BUDGET_SECONDS = 240
 
 
 def games_for(ctx: common.Context, spec: str) -> int:
@@ -216,12 +221,26 @@ def section_ratings(ladder: dict, round_robin: dict, specs) -> str:
     return text + "\n"
 
 
-def section_speed(ctx, specs) -> str:
-    rules = bench.SEAT_RULES
+def measure_speed(ctx, specs) -> dict:
+    """:func:`vandatta_sim.bench.seat_speed` of every spec on one thread (section 3)."""
     seconds = TIMING_SECONDS["quick" if ctx.quick else "full"]
-    traced = 10 if ctx.quick else 100
-    speed = {spec: bench.seat_speed(rules, spec, [1], repeats=3, seconds=seconds,
+    traced = 10 if ctx.quick else TRACED_DEALS
+    speed = {spec: bench.seat_speed(bench.SEAT_RULES, spec, [1], repeats=3, seconds=seconds,
                                     turn_games=traced) for spec in specs}
+    ctx.log("timing done")
+    return speed
+
+
+def projected_seconds(ctx, spec: str, speed: dict) -> float:
+    """About how long the ladder's deals of ``spec`` take on all threads: its deals at both
+    table sizes at the 4-player table's time per deal (an upper bound for 2 players)."""
+    deals = games_for(ctx, spec) * sum(TABLE_SIZES) * len(PRESET_NAMES)
+    threads = ctx.args.threads or numba.config.NUMBA_NUM_THREADS
+    return deals / speed[spec]["deals_per_s"][1] / threads
+
+
+def section_speed(ctx, speed: dict, specs) -> str:
+    traced = 10 if ctx.quick else TRACED_DEALS
     base = 1e6 / speed[OPPONENT]["deals_per_s"][1]
     rows = []
     for spec in specs:
@@ -230,16 +249,15 @@ def section_speed(ctx, specs) -> str:
         rows.append([f"`{spec}`", f"{per_deal:,.1f}", f"{f['turns_per_deal']:.1f}",
                      f"{per_deal / f['turns_per_deal']:,.2f}",
                      f"{(per_deal - base) / f['turns_per_deal']:+,.2f}"])
-    ctx.log("timing done")
     return ("## 3. Time per decision (machine-dependent)\n\n"
             "Measured by this script on the machine that made the report, so these numbers "
             "change from run to run and machine to machine (the rest of the report does not): "
             "one seat of the policy among three `expert`s, `standard`, single deals, one "
             "thread, median of 3 timed runs (`vandatta_sim.bench.seat_speed`; `vandatta-sim "
             "bench --seat-only --seat-policy SPEC` measures the same on 1 and all threads). "
-            f"Its turns = that seat's turns per deal, counted on {traced} traced deals; per turn = "
-            "the whole table's time per deal divided by them; over expert = the extra time per "
-            "turn against an all-expert table (negative: cheaper than `expert`).\n\n"
+            f"Its turns = that seat's turns per deal, counted on {traced} traced deals; per "
+            "turn = the whole table's time per deal divided by them; over expert = the extra "
+            "time per turn against an all-expert table (negative: cheaper than `expert`).\n\n"
             + format_table(["policy", "µs per deal", "its turns/deal", "µs per its turn",
                             "µs per turn over expert"], [*rows]) + "\n")
 
@@ -282,6 +300,15 @@ def main() -> None:
     specs = tuple(check_policy(s) for s in LADDER)
     if OPPONENT not in specs:
         raise SystemExit(f"the ladder must hold its opponent {OPPONENT!r}")
+    speed = measure_speed(ctx, specs)
+    slow_total = sum(projected_seconds(ctx, s, speed) for s in specs if is_slow(s))
+    for spec in (s for s in specs if is_slow(s)):
+        projected = projected_seconds(ctx, spec, speed)
+        ctx.log(f"{spec}: ~{projected:.0f} s projected for its ladder deals")
+        if slow_total > BUDGET_SECONDS:
+            fits = int(games_for(ctx, spec) * BUDGET_SECONDS / slow_total)
+            ctx.log(f"warning: the slow specs need ~{slow_total:.0f} s, over the budget of "
+                    f"{BUDGET_SECONDS} s; SLOW_GAMES[{spec!r}] = {fits} would fit")
     ladder = run_ladder(ctx, specs)
     fast = tuple(s for s in specs if not is_slow(s) and s != OPPONENT)
     round_robin = run_round_robin(ctx, fast)
@@ -295,7 +322,7 @@ def main() -> None:
              "(round robin).\n\n")
     text += section_ladder(ctx, ladder, specs)
     text += "\n" + section_ratings(ladder, round_robin, specs)
-    text += section_speed(ctx, specs)
+    text += section_speed(ctx, speed, specs)
     elapsed = time.monotonic() - ctx.started
     note = (f"This run took {elapsed:.0f} s (games played or read back from the store, the "
             "timing and the fits) on this machine; machine-dependent like section 3.")

@@ -74,13 +74,17 @@ def test_rating_tables_count_each_deal_once():
 
 
 @pytest.mark.slow
-def test_quick_run_with_a_slow_policy(tmp_path, monkeypatch):
+def test_quick_run_with_a_slow_policy(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(players, "LADDER", ("random", "expert", "expert:eights=dump"))
     monkeypatch.setattr(players, "SLOW_GAMES", {"expert:eights=dump": 5})
+    monkeypatch.setattr(players, "BUDGET_SECONDS", 0)  # every slow spec is over it
     out = tmp_path / "players.md"
     monkeypatch.setattr(sys, "argv", ["players.py", "--quick", "--backend", "direct",
                                       "--out", str(out)])
     players.main()
+    log = capsys.readouterr().err
+    assert "expert:eights=dump: ~" in log and "s projected" in log
+    assert "over the budget of 0 s; SLOW_GAMES['expert:eights=dump'] = 0 would fit" in log
     text = out.read_text(encoding="utf-8")
     for heading in ("## 1. The ladder", "## 2. Ratings", "## 3. Time per decision",
                     "## 4. Which players"):
