@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 
 import common
+import matplotlib.pyplot as plt
 import numba
 import numpy as np
 
@@ -170,7 +171,28 @@ def section_ladder(ctx, ladder: dict, specs) -> str:
                                         for h in (f"win `{p}`", "Δ vs expert")]
         text += (f"### {players} players (fair share {100 / players:.0f}%)\n\n"
                  + format_table(header, rows, "ll" + "r" * 2 * len(PRESET_NAMES)) + "\n")
-    return text
+    return text + "\n" + ladder_figure(ctx, ladder, specs)
+
+
+def ladder_figure(ctx, ladder: dict, specs) -> str:
+    """Section 1's win rates as a dot chart: one panel per table size, one colour per preset."""
+    fig, axes = plt.subplots(1, len(TABLE_SIZES), figsize=(11, 0.45 * len(specs) + 1.6))
+    y = np.arange(len(specs), dtype=float)
+    for ax, players in zip(axes, TABLE_SIZES):
+        for i, preset in enumerate(PRESET_NAMES):
+            rates = [proportion(int(ladder[(preset, players, s)]["win"].sum()),
+                                len(ladder[(preset, players, s)])) for s in specs]
+            common.hbars(ax, y + (i - 1) * 0.2, rates, 100, color=common.COLORS[i],
+                         label=preset)
+        ax.axvline(100 / players, color="black", linewidth=0.8)
+        ax.set_yticks(y, specs)
+        ax.invert_yaxis()
+        ax.set_title(f"{players} players: one seat against {OPPONENT}s")
+        ax.set_xlabel("win rate of the seat (%); the line is the fair share")
+    axes[0].legend(fontsize=8)
+    fig.tight_layout()
+    return common.save(fig, ctx, "players-ladder", "Win rate of one seat of each policy "
+                       "against expert opponents, per preset and table size, with 95% intervals")
 
 
 def section_ratings(ladder: dict, round_robin: dict, specs) -> str:

@@ -94,4 +94,6 @@ def test_quick_run_with_a_slow_policy(tmp_path, monkeypatch, capsys):
     assert "| `expert:eights=dump` | 20 (slow) |" in text
     assert f"| `random` | {2 * players.GAMES['quick']:,} |" in text
     assert "machine-dependent" in text and "This run took" in text
+    assert "](figures/players-ladder.png)" in text
+    assert (tmp_path / "figures" / "players-ladder.png").stat().st_size > 0
     assert "between every pair of `random`, `expert`; " in text  # the slow one meets expert only
