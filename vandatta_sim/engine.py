@@ -87,7 +87,10 @@ M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
 
 # --- the constant vector C: rules, then scale points, seat policies, seat forget thresholds ----
 C_SCALE = R_SIZE  # per card type: its points
-C_POL = C_SCALE + N_TYPES  # per seat: its policy (POL_*)
+# per card type: the points the policies believe it costs (their penalty risk). Normally the
+# scale; an experiment that varies one card's score with play held fixed keeps this one.
+C_VALUE = C_SCALE + N_TYPES
+C_POL = C_VALUE + N_TYPES  # per seat: its policy (POL_*)
 C_FORGET = C_POL + MAX_SEATS  # per seat: probability * 2**53, compared with 53 random bits
 C_SCRIPT_LEN = C_FORGET + MAX_SEATS  # scripted deck for tests: number of cards, then the cards
 C_SCRIPT = C_SCRIPT_LEN + 1
@@ -123,7 +126,15 @@ POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER = range(len(POLICIES))
 # allowed values (the first is the default), and the bits each value sets.
 POL_KIND = 7
 OPT_EIGHTS_DUMP = 8  # expert:eights=dump: the expert, except that it plays an eight when it may
-POLICY_OPTIONS = {"expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP}}}
+# expert:eights=K: the expert, except that it plays an eight whenever one is legal once its hand
+# has at most K cards (a timing study between hold and dump); K sits in these bits
+EIGHTS_AT_SHIFT = 4
+EIGHTS_AT_MAX = 15
+POLICY_OPTIONS = {"expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
+    str(k): k << EIGHTS_AT_SHIFT for k in range(1, EIGHTS_AT_MAX + 1)}}}}
+# A deal whose talon has been rebuilt from the discards this often is dragging: the expert stops
+# feeding cards to the table with aces (see _expert_pick)
+DRAGGING_RESHUFFLES = 2
 
 # --- cards -------------------------------------------------------------------------------------
 # A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).
@@ -717,7 +728,7 @@ def _greedy_pick(C, H, m, p, count):
         elif b & (ACES | JOKERS):
             value = 1 << 20
         else:
-            value = C[C_SCALE + c]
+            value = C[C_VALUE + c]
         if _strands(H, p, count, b):
             value -= STRANDED
         if value > best_value:
@@ -729,7 +740,7 @@ def _greedy_pick(C, H, m, p, count):
 
 
 @njit
-def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
+def _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent):
     """Seeds 000/002's advice: dump expensive cards early, keep eights for the end, play an ace
     when an opponent is on one card, never strand the hand with only specials (this comes
     before keeping eights: a hand of eights and one ordinary card sheds the eights), leave a
@@ -740,12 +751,18 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
     best_score = -(1 << 40)
     ties = ZERO
     mm = m
+    # all-expert tables of 6-10 players, and ace_draw=3, used to stall (half the 10-player
+    # deals reached the turn cap): every ace made everyone draw what little was left, so the
+    # cards went round and round. An ace the hand can follow is still played at once, but not
+    # once the deal is dragging (measured: no capped deals at 2-10 players, and the same
+    # strength at 4 and 6 players).
+    dragging = G[S_RESHUFFLES] >= DRAGGING_RESHUFFLES
     while mm:
         c = _low_bit(mm)
         mm &= mm - ONE
         b = _bit(c)
         rest_lo = lo if (H[HI + p] & b) else lo & ~b
-        score = C[C_SCALE + c] * 10  # dump expensive cards early (penalty risk)
+        score = C[C_VALUE + c] * 10  # dump expensive cards early (penalty risk)
         if b & EIGHTS:
             score -= 100000 if count > 2 else 1000  # keep eights for the end
         elif b & JOKERS:
@@ -753,7 +770,7 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
         elif b & ACES:
             if min_opponent == 1:
                 score += 50000  # an opponent on one card must draw
-            elif (C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER
+            elif (C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER and not dragging
                   and (rest_lo & _suit_mask(_suit(c)) & ~EIGHTS)):
                 score += 3000  # everyone draws, and the ace's suit can follow at once
             else:
@@ -774,7 +791,7 @@ def _expert_pick(C, H, m, p, count, next_lacks, min_opponent):
 
 
 @inline
-def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
+def _choose(C, G, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
     """The card type policy ``pol`` plays from legal mask ``m``; -1 to draw instead
     (only offered when ``may_pass``, i.e. must_play is off). ``count`` is p's hand size,
     ``next_lacks`` the suits the next player has shown it lacks, ``min_opponent`` the smallest
@@ -786,10 +803,11 @@ def _choose(C, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
         k = _popcount(m)
         j = _rand_below(H, k + 1 if may_pass else k)
         return -1 if j == k else _nth_bit(m, j)
-    if (m & EIGHTS) and (kind == POL_EIGHT_DUMPER or (pol & OPT_EIGHTS_DUMP)):
+    if (m & EIGHTS) and (kind == POL_EIGHT_DUMPER or (kind == POL_EXPERT and (
+            (pol & OPT_EIGHTS_DUMP) or count <= _eights_at(pol)))):
         return _pick_tied(H, m & EIGHTS)
     if kind == POL_EXPERT:
-        c = _expert_pick(C, H, m, p, count, next_lacks, min_opponent)
+        c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent)
         crowded = 2 * _suit_count(H, p, ORDINARY) < count  # specials are half the hand or more
         if may_pass and (_bit(c) & EIGHTS) and count > 3 and not crowded:
             return -1  # keep the eight for the end: draw instead, unless specials crowd the hand
@@ -806,10 +824,17 @@ def _choose_suit(H, pol, p, allowed_suits, next_lacks):
 
 
 @inline
+def _eights_at(pol):
+    """K of expert:eights=K (0 where not set): it plays eights once its hand has at most K."""
+    return (pol >> EIGHTS_AT_SHIFT) & EIGHTS_AT_MAX
+
+
+@inline
 def _choose_stack(H, pol, p, rank, same):
     """The next card policy ``pol`` stacks from ``same``, p's cards of the ``rank`` it just
     played that the rules let it stack; -1 to stop."""
-    if rank == EIGHT and pol == POL_EXPERT:
+    if (rank == EIGHT and (pol & POL_KIND) == POL_EXPERT and not (pol & OPT_EIGHTS_DUMP)
+            and _hand_count(H, p) > _eights_at(pol)):
         return -1  # the expert keeps its eights for the end (expert:eights=dump stacks them)
     # the last card of a stack sets the suit, so the stack ends on the suit p is longest in
     card = _low_bit(same)
@@ -953,7 +978,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
         if name_suits:
             suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
             if rank == EIGHT and C[R_EIGHT_SAME]:
-                card = _choose(C, H, pol, follow & _suit_mask(suit), False, p,
+                card = _choose(C, G, H, pol, follow & _suit_mask(suit), False, p,
                                _hand_count(H, p), G[G_LACKS + nxt], NOT_COUNTED)
                 continue  # the same player follows up in the named suit
             return 0
@@ -974,7 +999,7 @@ def _move(C, G, H, tr, pol, p, n):
     m = _legal(C, G, H[p], count, on_top)
     nxt = _step(p, G[S_DIR], n)
     min_opp = _min_opponent_for(H, pol, p, n)
-    card = _choose(C, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
+    card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], min_opp)
     if card >= 0:
         return card
     if m == ZERO:
@@ -1009,7 +1034,7 @@ def _answer_duty(C, G, H, tr, pol, p, n):
     if C[R_SPECIALS_DRAW] and (H[p] & ORDINARY) == ZERO:
         answers = ZERO  # a hand of only specials has no legal play, not even an answer
     nxt = _step(p, G[S_DIR], n)
-    card = _choose(C, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+    card = _choose(C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                    NOT_COUNTED)
     if card >= 0:
         return card

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import engine as E
 from .cards import RANK_NAMES, card_name, parse_card
-from .rules import Rules
+from .rules import Rules, RulesError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -290,11 +290,25 @@ def seed_key(seed: int) -> np.uint64:
     return np.random.SeedSequence(seed).generate_state(1, np.uint64)[0]
 
 
-def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = ()) -> np.ndarray:
+def valuation_points(rules: Rules, valuation=None) -> np.ndarray:
+    """The points per card type that the policies weigh as penalty risk: the rules' own scale,
+    or ``valuation`` (a scale name, a mapping of ranks to points, or a 14-tuple, as for the rule
+    ``scale``), so that an experiment can change what cards score with play held fixed."""
+    if valuation is None:
+        return rules.scale_points()
+    try:
+        return rules.replace(scale=valuation).scale_points()
+    except RulesError as exc:
+        raise SimulationError(str(exc).replace("scale", "valuation", 1)) from None
+
+
+def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = (),
+                     valuation=None) -> np.ndarray:
     """Everything constant during a run, as the int64 vector the kernels read (``engine.C_*``)."""
     C = np.zeros(E.C_SIZE, np.int64)
     C[: E.R_SIZE] = kernel_rules(rules)
     C[E.C_SCALE: E.C_SCALE + 54] = rules.scale_points()
+    C[E.C_VALUE: E.C_VALUE + 54] = valuation_points(rules, valuation)
     pol, fgt = seats.arrays()
     C[E.C_POL: E.C_POL + E.MAX_SEATS] = pol
     C[E.C_FORGET: E.C_FORGET + E.MAX_SEATS] = np.round(fgt * 2.0**53).astype(np.int64)
@@ -310,8 +324,9 @@ def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = ())
     return C
 
 
-def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=()):
-    C = kernel_constants(rules, seats, deck)
+def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=(),
+         valuation=None):
+    C = kernel_constants(rules, seats, deck, valuation)
     out = np.zeros((n_games, E.O_SIZE), np.int64)
     P = rules.players
     points = np.zeros((n_games, P), np.int64)
@@ -341,7 +356,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
 
 def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAULT_POLICY,
              forget: SeatSpec = None, first_game: int = 0, threads: int | None = None,
-             swap=None, swap_seat: int | None = None) -> pd.DataFrame:
+             swap=None, swap_seat: int | None = None, valuation=None) -> pd.DataFrame:
     """Play ``games`` games (deals or matches, by ``rules.match``) and return one row per game.
 
     Parameters
@@ -355,6 +370,9 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
     swap, swap_seat : swap experiment: in the first deal, one ordinary card of seat
         ``swap_seat`` (default: game index mod players) is exchanged for a card of rank
         ``swap`` (``"8"``, ``"A"``, …) from the talon, leaving every random number unchanged.
+    valuation : the scale the policies weigh as penalty risk (default: the rules' ``scale``).
+        Varying ``rules.scale`` with ``valuation`` fixed changes what the cards score and
+        nothing of how the game is played (the break-even experiment of a card's value).
 
     Columns: ``game, winner, points_<s>, turns, plays, draws, reshuffles, blocked, capped,
     deals, first_winner, eights_<s>, aces_<s>`` (and ``swapped`` for a swap run). Seats are
@@ -366,7 +384,7 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
     swap = check_swap_rank(swap)
     seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
     out, points, eights, aces, _, _ = _run(rules, games, seed, seats, first_game, threads, swap,
-                                           swap_seat, 0)
+                                           swap_seat, 0, valuation=valuation)
     P = rules.players
     columns = {"game": np.arange(first_game, first_game + games, dtype=np.int64),
                "winner": out[:, E.O_WINNER].astype(np.int8)}
