@@ -8,11 +8,14 @@ from __future__ import annotations
 import common
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.lines import Line2D
 
 from vandatta_sim.report.designs import compare_policies, focal_outcomes_many, skill_per_game
 from vandatta_sim.report.markdown import fmt
-from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
-                                          match_summary, mean_points, share_at_most)
+from vandatta_sim.plots import (mark_beyond, needs_log_axis, outlier_limit, plain_log_axis,
+                                quantile_rows)
+from vandatta_sim.report.measures import (SKILLED, UNSKILLED, deal_summary, forhand_advantage,
+                                          match_summary, mean_points, quantiles)
 from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import CALL_FORGET, Variant, single
 from vandatta_sim.report.variants import variants as all_variants
@@ -45,14 +48,14 @@ def run_all(ctx: common.Context, variants: list[Variant]) -> dict:
     for v, df in zip(variants, ctx.runner.run(configs, ctx.counts["variant_matches"],
                                               ctx.seeds["variant_matches"])):
         res[v.name]["match"] = match_summary(df)
-    ctx.log("skill: expert against random")
+    ctx.log(f"skill: {SKILLED} against {UNSKILLED}")
     outcomes = focal_outcomes_many(
         ctx.runner, [single(v.rules, players=MAIN_PLAYERS) for v in variants],
-        ("expert", "random"), "random", ctx.counts["variant_skill"], ctx.seeds["variant_skill"],
+        (SKILLED, UNSKILLED), UNSKILLED, ctx.counts["variant_skill"], ctx.seeds["variant_skill"],
         [v.forget for v in variants])
     for v, out in zip(variants, outcomes):
-        res[v.name]["skill"] = compare_policies(out, "expert", "random")
-        res[v.name]["skill_games"] = skill_per_game(out)
+        res[v.name]["skill"] = compare_policies(out, SKILLED, UNSKILLED)
+        res[v.name]["skill_games"] = skill_per_game(out, SKILLED, UNSKILLED)
     # paired comparisons with each variant's baseline (same seeds and game indices)
     for v in variants:
         r, b = res[v.name], res[v.baseline]
@@ -84,7 +87,7 @@ def summary_table(variants, res) -> str:
     return format_table(
         ["variant", "turns/deal", "Δ turns vs baseline", "plays/deal", "draws/deal",
          "blocked", "talon ran out", "points/seat/deal", "förhand advantage",
-         "deals/match to 100", "skill: Δ win expert − random", "Δ skill vs baseline"], rows,
+         "deals/match to 100", f"skill: Δ win {SKILLED} − {UNSKILLED}", "Δ skill vs baseline"], rows,
         "l" + "r" * 11)
 
 
@@ -97,30 +100,44 @@ def forhand_table(variants, res) -> str:
 def fig_summary(ctx, variants, res) -> str:
     n = len(variants)
     y = np.arange(n)[::-1]
-    fig, axes = plt.subplots(1, 4, figsize=(15, 0.22 * n + 1.6), sharey=True)
+    fig, axes = plt.subplots(1, 4, figsize=(15, 0.22 * n + 2.0), sharey=True)
     panels = [
-        (lambda r: r["deal"]["turns"], 1, "Deal length", "mean turns per deal (turns)"),
-        (lambda r: r["match"]["deals"], 1, "Match length",
-         "mean deals per match to 100 (deals)"),
+        (lambda r: r["deal"]["turns"], 1, "Deal length (4 players)", "mean turns per deal"),
+        (lambda r: r["match"]["deals"], 1, "Match length (4 players, to 100)",
+         "mean deals per match"),
         (lambda r: r["deal"]["forhand_adv"], 100, "Förhand advantage (4 players)",
-         "förhand − fair share (percentage points)"),
-        (lambda r: r["skill"]["win"], 100, "Skill: expert − random (4 players)",
-         "Δ P(win) in the same seat (percentage points)"),
+         "P(förhand wins) − fair share (pp)"),
+        (lambda r: r["skill"]["win"], 100, f"Skill: {SKILLED} − {UNSKILLED} (4 players)",
+         "Δ P(win) in the same seat (pp)"),
     ]
     groups = sorted({v.group for v in variants}, key=[v.group for v in variants].index)
     for ax, (get, scale, title, xlabel) in zip(axes, panels):
+        estimates = [get(res[v.name]) for v in variants]
         for g, group in enumerate(groups):
             idx = [i for i, v in enumerate(variants) if v.group == group]
-            common.hbars(ax, y[idx], [get(res[variants[i].name]) for i in idx], scale,
+            common.hbars(ax, y[idx], [estimates[i] for i in idx], scale,
                          color=common.COLORS[g], label=group)
         ax.set_title(title)
+        ax.axvline(get(res["standard"]).value * scale, color="grey", linestyle="--",
+                   linewidth=0.8, label="standard's value")
+        if scale == 1 and needs_log_axis([e.value for e in estimates]):
+            # ace_draw=3 (over 1,000 turns a deal) would squash every other row into a corner
+            plain_log_axis(ax)
+            xlabel += ", log scale"
+        limit = outlier_limit([e.high * scale for e in estimates]) if scale == 100 else None
+        if limit is not None:  # must_play=false's skill: drawn at the edge with its value
+            ax.set_xlim(right=limit)
+            mark_beyond(ax, y, [e.value * scale for e in estimates], limit, " pp")
+            xlabel += "; → off the axis"
         ax.set_xlabel(xlabel)
         if scale == 100:
             ax.axvline(0, color="black", linewidth=0.8)
     axes[0].set_yticks(y, [v.name for v in variants], fontsize=7)
     axes[0].set_ylabel("variant (preset or single rule changed from standard)")
     axes[0].legend(title="group", fontsize=7, loc="lower right")
-    fig.tight_layout()
+    fig.suptitle("Every variant against standard: means and differences with 95% intervals "
+                 "(all seats expert unless stated)")
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
     return common.save(fig, ctx, "variants-summary",
                        "Deal length, match length, förhand advantage and skill per variant, "
                        "with 95% intervals")
@@ -129,46 +146,55 @@ def fig_summary(ctx, variants, res) -> str:
 def fig_length_means(ctx, variants, res) -> str:
     n = len(variants)
     y = np.arange(n)[::-1]
-    fig, axes = plt.subplots(1, 3, figsize=(13, 0.22 * n + 1.6), sharey=True)
-    for ax, key in zip(axes, ("turns", "plays", "draws")):
-        common.hbars(ax, y, [res[v.name]["deal"][key] for v in variants], 1,
-                     color=common.COLORS[0], label="mean with 95% interval")
+    fig, axes = plt.subplots(1, 3, figsize=(13, 0.22 * n + 2.0), sharey=True)
+    for ax, key in zip(axes, LENGTHS):
+        estimates = [res[v.name]["deal"][key] for v in variants]
+        common.hbars(ax, y, estimates, 1, color=common.COLORS[0], label="mean with 95% interval")
         ax.set_title(f"{key.capitalize()} per deal (4 players)")
-        ax.set_xlabel(f"mean {key} per deal ({key})")
+        log = needs_log_axis([e.value for e in estimates])
+        if log:
+            plain_log_axis(ax)
+        ax.set_xlabel(f"mean {key} per deal ({key}{', log scale' if log else ''})")
     axes[0].set_yticks(y, [v.name for v in variants], fontsize=7)
     axes[0].set_ylabel("variant")
     axes[0].legend(fontsize=7, loc="lower right")
-    fig.tight_layout()
+    fig.suptitle("Mean deal length per variant, 4 players, all seats expert")
+    fig.tight_layout(rect=(0, 0, 1, 0.985))
     return common.save(fig, ctx, "variants-length-means",
                        "Mean turns, plays and draws per deal per variant, with 95% intervals")
 
 
 def fig_distributions(ctx, variants, res, names, stem, title) -> str:
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4.6 + 0.2 * ((len(names) + 3) // 4)))
-    upper = max(int(res[n]["arrays"][k].max()) for n in names for k in LENGTHS) + 1
-    grid = log_grid(max(upper, 10))
+    """Quantiles of the deal length per variant: one row each, with intervals (overlapping
+    distribution curves could not be told apart)."""
+    y = np.arange(len(names))[::-1]
+    fig, axes = plt.subplots(1, 3, figsize=(14, 1.9 + 0.42 * len(names)), sharey=True)
     for ax, key in zip(axes, LENGTHS):
-        for i, name in enumerate(names):
+        rows = [quantiles(res[name]["arrays"][key]) for name in names]
+        for yi, name, qs in zip(y, names, rows):
+            quantile_rows(ax, [yi], [qs], common.COLORS[0])
             mean = res[name]["deal"][key]
-            ax.step(grid, 100 * share_at_most(res[name]["arrays"][key], grid), where="post",
-                    color=common.COLORS[i % 10], linewidth=1.1,
-                    label=f"{name} (mean {mean.value:.1f} ± {mean.half_width:.1f})")
-        for i, name in enumerate(names):  # each mean with its interval, above the curves
-            common.hbars(ax, [103 + 3 * i], [res[name]["deal"][key]], 1,
-                         color=common.COLORS[i % 10], fmt="|", markersize=6)
-        ax.set_xscale("log")
-        ax.set_ylim(0, 104 + 3 * len(names))
-        ax.set_yticks(range(0, 101, 20))
+            common.hbars(ax, [yi - 0.25], [mean], 1, color=common.COLORS[1], fmt="D",
+                         markersize=3, label="mean, 95% interval" if yi == y[0] else None)
+        plain_log_axis(ax)
         ax.set_title(f"{title}: {key} per deal (4 players)")
         ax.set_xlabel(f"{key} per deal ({key}, log scale)")
-        ax.set_ylabel(f"share of deals with at most x {key} (%)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    rows = (len(names) + 3) // 4
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7,
-               title="variant (mean turns ± 95% half-width)",
-               title_fontsize=7)
-    fig.tight_layout(rect=(0, 0.06 + 0.045 * rows, 1, 1))
-    return common.save(fig, ctx, stem, f"Distribution of the deal length: {title.lower()}")
+    axes[0].set_yticks(y, names, fontsize=8)
+    axes[0].set_ylabel("variant")
+    handles = [Line2D([], [], color=common.COLORS[0], linewidth=1),
+               Line2D([], [], color=common.COLORS[0], linewidth=4.5, alpha=0.55),
+               Line2D([], [], marker="o", color="white", markeredgecolor=common.COLORS[0],
+                      linestyle=""),
+               Line2D([], [], color="black", linewidth=1.2),
+               Line2D([], [], marker="D", color=common.COLORS[1], linestyle="", markersize=3)]
+    fig.legend(handles, ["10–90% of deals", "25–75% of deals", "median",
+                         "95% interval of each quantile (above the row)",
+                         "mean with 95% interval (below the row)"],
+               loc="lower center", ncol=5, fontsize=7)
+    fig.suptitle(f"Distribution of the deal length: {title.lower()}, 4 players, all expert")
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    return common.save(fig, ctx, stem, f"Quantiles of the deal length: {title.lower()}, with "
+                       "95% intervals")
 
 
 def fig_forhand(ctx, variants, res, names) -> str:
@@ -215,8 +241,8 @@ def main() -> None:
         "winner's 0 included), under each variant's own scale; *förhand advantage*: P(förhand "
         "wins) minus P(the deal is won) / players; *deals/match*: elimination at 100 under the "
         "variant's scale and elimination rule; *skill*: the focal seat's chance to win when it "
-        "plays `expert` minus when it plays `random`, the three others `random`, same deals "
-        "(focal seat rotating, one seed per seat).\n\n"
+        f"plays `{SKILLED}` (the strongest player) minus when it plays `{UNSKILLED}`, the three "
+        f"others `{UNSKILLED}`, same deals (focal seat rotating, one seed per seat).\n\n"
         f"Games: {c['variant_deals']:,} single deals per variant and table size; "
         f"{c['variant_matches']:,} matches per variant; {c['variant_skill']:,} deals per "
         "variant, policy and focal seat for skill.\n\n")
@@ -224,8 +250,10 @@ def main() -> None:
     text += fig_summary(ctx, variants, res) + "\n"
     text += ("## Deal length\n\nMean turns, plays and draws per deal for every variant "
              "(4 players):\n\n" + fig_length_means(ctx, variants, res) + "\n")
-    text += ("Distribution of the deal length for the presets (share of deals at most a given "
-             "length; the bars above the curves are the means with their 95 % intervals):\n\n"
+    text += ("Distribution of the deal length for the presets: per preset the middle 50 % and "
+             "80 % of deals, the median, each of these quantiles with its 95 % interval "
+             "(distribution-free, from order statistics) and the mean with its interval; log "
+             "scale:\n\n"
              + fig_distributions(ctx, variants, res, presets, "variants-length-presets",
                                  "Presets") + "\n")
     lengths = sorted((v for v in variants if v.group != "preset" and v.name != v.baseline),

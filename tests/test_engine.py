@@ -129,10 +129,12 @@ def rule_sets(draw):
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
-    ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "mixed"]))
+    ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "search:budget=2",
+     "mixed"]))
 def test_referee_accepts_every_engine_game(rules, seed, policy):
-    policies = (["random", "greedy", "expert", "eight-dumper", "expert:eights=dump"] * 2)[
-        : rules.players] if policy == "mixed" else policy
+    mixed = ["search:budget=2", "random", "greedy", "expert", "eight-dumper", "expert:eights=3",
+             "expert:eights=dump"]
+    policies = mixed[: rules.players] if policy == "mixed" else policy
     forget = {"all": 0.3}
     df = simulate(rules, 12, seed=seed, policies=policies, forget=forget)
     for game in range(12):
@@ -292,7 +294,7 @@ _PLAIN_RUNS = [
     ("standard", dict(match="single"), "random", None),
     ("seed002", dict(players=3), "expert", None),
     ("kids", dict(match="single", players=5), ["greedy", "expert:eights=dump", "eight-dumper",
-                                                "random", "expert"], None),
+                                                "search:budget=2", "expert:eights=3"], None),
     ("standard", dict(match="single", players=2), "expert", "8"),
 ]
 _PLAIN_SCRIPT = """

@@ -74,6 +74,9 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
                         (value[i], y[i]), textcoords="offset points", xytext=(0, 8),
                         ha="center", fontsize=8)
         ax.set_title(f"{field} (förhand)" if field == "win_rate_0" else field)
+        if scale == 1.0 and needs_log_axis(np.concatenate([low, high])):
+            plain_log_axis(ax)  # one configuration would squash the others on a linear axis
+            axis_label += ", log scale"
         ax.set_xlabel(axis_label)
         ax.grid(axis="x", alpha=0.3)
         ax.margins(x=0.3, y=0.45)
@@ -89,3 +92,71 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
     fig.savefig(path, format=Path(path).suffix.lower().lstrip("."), metadata=(
         {"Software": None} if Path(path).suffix.lower() == ".png" else {"Date": None}))
     plt.close(fig)
+
+
+# ------------------------------------------------------------------------------------------------
+# helpers for the report figures: wide ranges, outliers, quantiles
+# ------------------------------------------------------------------------------------------------
+#: A panel whose positive values span more than this factor gets a log axis.
+LOG_RATIO = 10.0
+
+
+def needs_log_axis(values) -> bool:
+    """Whether positive ``values`` span more than :data:`LOG_RATIO` (one would dwarf the rest
+    on a linear axis)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = v[np.isfinite(v)]
+    return bool(v.size and v.min() > 0 and v.max() / v.min() > LOG_RATIO)
+
+
+def outlier_limit(values, factor: float = 2.0) -> float | None:
+    """An axis end that leaves out values far above the rest (``None`` when there are none):
+    the largest value is far above when its gap to the next exceeds ``factor`` times the range
+    of the values below it (repeated for the next largest). The end lies a tenth of the
+    remaining range above the largest remaining value; :func:`mark_beyond` draws the rest at
+    the edge."""
+    v = np.sort(np.asarray(values, dtype=np.float64)[np.isfinite(values)])
+    k = 0
+    while v.size - k >= 4 and v[-1 - k] - v[-2 - k] > factor * (v[-2 - k] - v[0]):
+        k += 1
+    if not k:
+        return None
+    inside = v[: v.size - k]
+    return float(inside[-1] + 0.1 * (inside[-1] - inside[0]))
+
+
+def mark_beyond(ax, y, values, limit: float, unit: str = "") -> None:
+    """Draw every value beyond ``limit`` as an arrow at the axis edge labelled with its value
+    (a broken axis in one panel)."""
+    for yi, v in zip(y, values):
+        if np.isfinite(v) and v > limit:
+            ax.annotate(f"{v:.1f}{unit} →", (limit, yi), xytext=(-2, 0),
+                        textcoords="offset points", ha="right", va="center", fontsize=7,
+                        color="black")
+            ax.plot([limit], [yi], marker=">", color="black", markersize=5, clip_on=False)
+
+
+def quantile_rows(ax, y, quantiles, color, label: str | None = None) -> None:
+    """One row per entry of ``quantiles`` (a mapping q -> Estimate, q in 0.1, 0.25, 0.5, 0.75,
+    0.9): a thin line from the 10 % to the 90 % quantile, a thick one from 25 % to 75 %, a
+    dot at the median, and every quantile's 95 % interval as a short bar."""
+    for i, (yi, qs) in enumerate(zip(y, quantiles)):
+        ax.plot([qs[0.1].value, qs[0.9].value], [yi, yi], color=color, linewidth=1,
+                solid_capstyle="butt")
+        ax.plot([qs[0.25].value, qs[0.75].value], [yi, yi], color=color, linewidth=4.5,
+                alpha=0.55, solid_capstyle="butt", label=label if i == 0 else None)
+        ax.plot([qs[0.5].value], [yi], "o", color="white", markeredgecolor=color, markersize=5)
+        for q, e in qs.items():
+            ax.plot([e.low, e.high], [yi + 0.28, yi + 0.28], color="black", linewidth=1.2)
+
+
+def plain_log_axis(ax, axis: str = "x") -> None:
+    """A log scale on ``axis`` with ticks at 1, 2 and 5 times the powers of ten, written as
+    plain numbers (``20``, ``500``) rather than powers."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    (ax.set_xscale if axis == "x" else ax.set_yscale)("log")
+    target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    target.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    target.set_minor_formatter(NullFormatter())

@@ -426,9 +426,14 @@ class GameState:
             Event.END_DEAL: self.on_end_deal, Event.SCORE: self.on_score,
             Event.ELIMINATED: self.on_eliminated, Event.END_MATCH: self.on_end_match,
             Event.SWAP: self.on_swap,
+            Event.ESTIMATE: self.on_estimate,
         }
 
     # -- helpers ------------------------------------------------------------------------------
+
+    def on_estimate(self, seat: int, a: int, b: int):
+        """A search player's estimate of one option: what it thought, not a move (skipped)."""
+        self._seat(seat)
 
     def fail(self, message: str):
         raise RefereeError(self.index, self.row, message)

@@ -422,3 +422,89 @@ def fit_ratings(tables, reference: str | None = None, max_iterations: int = 100)
     cov[np.ix_(free, free)] = np.linalg.inv(info)
     deals = int(sum(w.sum() for _, w in data))
     return Ratings(names, theta, cov, reference, deals)
+
+
+# multiple comparisons: Holm's step-down procedure, and intervals at the levels it tests at
+# ------------------------------------------------------------------------------------------------
+def interval_at(estimate: Estimate, confidence: float, base: float = 0.95) -> Estimate:
+    """The estimate's interval rescaled from confidence ``base`` to ``confidence``.
+
+    Each side is stretched by ``z(confidence) / z(base)``: exact for a normal interval, and for a
+    Wilson interval of many games (the only other kind here) it keeps the interval's asymmetry.
+    Used for intervals at a multiplicity-adjusted level (:func:`holm_levels`).
+    """
+    stretch = normal_critical(confidence) / normal_critical(base)
+    return Estimate(estimate.value, estimate.value - stretch * (estimate.value - estimate.low),
+                    estimate.value + stretch * (estimate.high - estimate.value), estimate.n)
+
+
+def p_value(estimate: Estimate, null: float = 0.0, base: float = 0.95) -> float:
+    """Two-sided p-value of ``estimate`` against the value ``null``, from its normal interval
+    at confidence ``base``: the standard error is the half of the interval on the null's side
+    divided by z. 1.0 where the interval is undefined (nothing can be rejected)."""
+    if not (np.isfinite(estimate.low) and np.isfinite(estimate.high)):
+        return 1.0
+    side = estimate.value - estimate.low if null <= estimate.value else estimate.high - estimate.value
+    if side <= 0:
+        return 0.0 if null != estimate.value else 1.0
+    from scipy import stats as sp
+
+    z = abs(estimate.value - null) / (side / normal_critical(base))
+    return float(2 * sp.norm.sf(z))
+
+
+def holm_adjust(pvalues) -> np.ndarray:
+    """Holm's step-down adjusted p-values (in the input order): sorted ascending, the i-th of
+    ``k`` is ``max over j <= i of min(1, (k - j + 1) p_(j))``. Rejecting where the adjusted
+    p-value is at most alpha keeps the chance of any false rejection at most alpha. NaN counts
+    as 1."""
+    p = np.nan_to_num(np.asarray(pvalues, dtype=np.float64).ravel(), nan=1.0)
+    k = p.size
+    order = np.argsort(p, kind="stable")
+    stepped = np.minimum(1.0, (k - np.arange(k)) * p[order])
+    adjusted = np.empty(k)
+    adjusted[order] = np.maximum.accumulate(stepped) if k else stepped
+    return adjusted
+
+
+def holm_levels(pvalues, alpha: float) -> np.ndarray:
+    """The significance level Holm's procedure tests each hypothesis at (input order).
+
+    The ``r``-th smallest p-value of ``k`` is tested at ``alpha / (k - r + 1)`` as long as every
+    smaller one was rejected; from the first that is not, the procedure stops and the rest keep
+    that step's level. An interval at confidence ``1 - level`` excludes the null exactly when
+    Holm rejects it (:func:`holm_adjust` ``<= alpha``), so verdicts read off these intervals
+    follow Holm's procedure.
+    """
+    p = np.nan_to_num(np.asarray(pvalues, dtype=np.float64).ravel(), nan=1.0)
+    k = p.size
+    levels = np.empty(k)
+    level = alpha / k if k else alpha
+    stopped = False
+    for rank, i in enumerate(np.argsort(p, kind="stable")):
+        if not stopped:
+            level = alpha / (k - rank)
+            stopped = p[i] > level
+        levels[i] = level
+    return levels
+
+
+def quantile_interval(x, q: float, confidence: float = 0.95) -> Estimate:
+    """The ``q``-quantile of ``x`` with a distribution-free interval from order statistics.
+
+    The number of observations below the true quantile is Binomial(n, q), so the sorted values
+    at ranks ``n q ∓ z sqrt(n q (1 - q))`` (normal approximation, rounded outwards, clipped to
+    the sample) bracket it with about the stated confidence; it needs no assumption about the
+    distribution, which for game lengths is skewed and discrete.
+    """
+    x = np.sort(np.asarray(x, dtype=np.float64).ravel())
+    n = x.size
+    if not 0 < q < 1:
+        raise ValueError("q must lie strictly between 0 and 1")
+    if n == 0:
+        nan = float("nan")
+        return Estimate(nan, nan, nan, 0)
+    spread = normal_critical(confidence) * math.sqrt(n * q * (1 - q))
+    low = int(np.clip(math.floor(n * q - spread), 0, n - 1))
+    high = int(np.clip(math.ceil(n * q + spread), 0, n - 1))
+    return Estimate(float(np.quantile(x, q)), float(x[low]), float(x[high]), n)

@@ -22,7 +22,14 @@ kind  name         seat                       a                          b
 14    ELIMINATED   seat                       0                          0
 15    END_MATCH    winner or -1               deals played               0
 16    SWAP         seat                       card out of the hand       card put in
+17    ESTIMATE     search player              option (see below)         its value, in 1/1000
 ====  ===========  =========================  =========================  =======================
+
+ESTIMATE rows come before a search player's choice, one per option it weighed: ``a`` is
+``(card + 2) | (suit + 1) << 8 | stop << 12`` (card -2: the move its rollout policy would make;
+-1: draw or take the duty; suit -1: none named with it; stop 1: no stacking), ``b`` its mean
+outcome in thousandths (deals won, or minus points). They record what the player thought, not
+what happened: the referee skips them.
 """
 
 from __future__ import annotations
@@ -52,6 +59,7 @@ class Event(IntEnum):
     ELIMINATED = 14
     END_MATCH = 15
     SWAP = 16
+    ESTIMATE = 17
 
 
 #: ``b`` of a DRAW row indexes this tuple.
@@ -86,6 +94,16 @@ def _kind_name(kind: int) -> str:
         return f"KIND_{kind}"
 
 
+def estimate_option(code: int) -> str:
+    """A search player's option from an ESTIMATE row's ``a``: ``♠8→♥``, ``♣5 (no stack)``,
+    ``draw``, ``rollout`` (the move its rollout policy would make)."""
+    card, suit, stop = (code & 0xFF) - 2, ((code >> 8) & 0xF) - 1, (code >> 12) & 1
+    text = "rollout" if card == -2 else "draw" if card == -1 else _card(card)
+    if suit >= 0:
+        text += f"→{_suit(suit)}"
+    return text + (" (no stack)" if stop else "")
+
+
 def describe_row(row: Sequence[int]) -> str:
     """One row in a compact, unambiguous form, e.g. ``PLAY(seat 2, ♠8)``."""
     kind, seat, a, b = (int(x) for x in row)
@@ -101,6 +119,8 @@ def describe_row(row: Sequence[int]) -> str:
         return f"{name}(seat {seat}, {_suit(a)})"
     if kind == Event.SWAP:
         return f"{name}(seat {seat}, out {_card(a)}, in {_card(b)})"
+    if kind == Event.ESTIMATE:
+        return f"{name}(seat {seat}, {estimate_option(a)}, {b / 1000:.3f})"
     if kind == Event.NEW_DEAL:
         return f"{name}(dealer {seat}, förhand {a}, deal {b})"
     if kind == Event.END_DEAL:
@@ -153,6 +173,12 @@ def narrate(trace: np.ndarray | Sequence[Sequence[int]],
             continue
         elif kind == Event.SWAP:
             lines.append(f"{who(seat)} swaps {_card(a)} for {_card(b)}")
+        elif kind == Event.ESTIMATE:
+            weighed = [f"{estimate_option(a)} {b / 1000:+.3f}"]
+            while i + 1 < n and rows[i + 1][0] == Event.ESTIMATE and rows[i + 1][1] == seat:
+                i += 1
+                weighed.append(f"{estimate_option(rows[i][2])} {rows[i][3] / 1000:+.3f}")
+            lines.append(f"{who(seat)} weighs: {' · '.join(weighed)}")
         elif kind == Event.START:
             lines.append(f"start card {_card(a)}")
         elif kind == Event.BURY:

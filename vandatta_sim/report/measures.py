@@ -1,7 +1,9 @@
 """Measures read off one per-game table (deal length, förhand's advantage, eights dealt, …).
 
 They cover the length, end and score of deals, the length of matches, förhand's advantage,
-the seat dealt most eights, and the distribution of a length. A per-game table is what
+the seat dealt most eights, the distribution of a length, and which players skill is measured
+between (:data:`SKILL_LADDER`); one measure (:func:`same_suit_swaps`) reads the game's record
+instead. A per-game table is what
 :func:`vandatta_sim.simulate.simulate` returns (one row per game, ``points_<s>``,
 ``eights_<s>``, … per seat); the intervals come from :mod:`vandatta_sim.stats`.
 """
@@ -11,7 +13,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, mean_interval, proportion
+from ..cards import rank_of
+from ..rules import Rules
+from ..simulate import Seats, trace_game
+from ..stats import Estimate, mean_interval, proportion, quantile_interval
+from ..trace import Event
 
 
 def seat_values(df: pd.DataFrame, prefix: str, seat) -> np.ndarray:
@@ -94,6 +100,41 @@ def share_at_most(values, grid) -> np.ndarray:
     return np.searchsorted(v, np.asarray(grid), side="right") / max(v.size, 1)
 
 
+#: The quantiles the reports mark on a distribution of lengths.
+QUANTILES = (0.1, 0.25, 0.5, 0.75, 0.9)
+
+
+def quantiles(values, qs=QUANTILES) -> dict[float, Estimate]:
+    """Each quantile of ``values`` with its distribution-free 95 % interval."""
+    return {q: quantile_interval(values, q) for q in qs}
+
+
+def same_suit_swaps(rules: Rules, seed: int, games, policies) -> np.ndarray:
+    """Per game of a swap run with ``swap="A"``: whether the ace swapped in has the suit of an
+    ace the focal seat was dealt (a pair of one suit), read off the game's record."""
+    out = np.zeros(len(games), dtype=bool)
+    seats = Seats.build(rules.players, policies)  # once, not per game
+    for i, game in enumerate(games):
+        rows = trace_game(rules, seed, int(game), seats, swap="A")
+        at = np.flatnonzero(rows[:, 0] == Event.SWAP)
+        if not at.size:
+            continue
+        seat, incoming = int(rows[at[0], 1]), int(rows[at[0], 3])
+        # the record deals the hands just before the swap; the two decks share card numbers,
+        # so the same suit's ace is the same number
+        before = rows[: at[0]]
+        dealt = before[(before[:, 0] == Event.DEAL) & (before[:, 1] == seat), 2]
+        out[i] = rank_of(incoming) == 0 and bool(np.any(dealt == incoming))
+    return out
+
+
 def log_grid(upper: int, points: int = 200) -> np.ndarray:
     """Integers from 1 to ``upper``, roughly evenly spaced on a log scale."""
     return np.unique(np.round(np.logspace(0, np.log10(upper), points)).astype(np.int64))
+
+
+#: The players from weakest to strongest (one list, in one place). "Skill" in the reports is the
+#: strongest player's edge over the weakest in the same seat on the same deals; a stronger
+#: player, once it exists, goes at the end and every skill measure follows.
+SKILL_LADDER = ("random", "greedy", "expert")
+SKILLED, UNSKILLED = SKILL_LADDER[-1], SKILL_LADDER[0]

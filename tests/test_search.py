@@ -1,0 +1,143 @@
+"""The search player: its spec, reproducibility, and that it decides from its own information only."""
+
+import numpy as np
+import pytest
+
+from vandatta_sim import engine as E
+from vandatta_sim.cards import EIGHT, N_DECK_TYPES, SUIT_SYMBOLS, card_name, make_card
+from vandatta_sim.referee import referee
+from vandatta_sim.rules import get_preset
+from vandatta_sim.simulate import (Seats, SimulationError, check_policy, kernel_constants,
+                                   policy_code, simulate, trace_game)
+from vandatta_sim.trace import Event, estimate_option, narrate
+
+SINGLE = get_preset("standard").replace(match="single")
+
+
+def test_search_specs_are_canonical_and_checked():
+    assert check_policy("search:budget=32:rollout=expert:objective=win") == "search"
+    assert check_policy("search:objective=points:budget=8") == "search:budget=8:objective=points"
+    code = policy_code("search:budget=8:rollout=greedy")
+    assert code & E.POL_KIND == E.POL_SEARCH
+    assert (code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF == 8
+    assert (code >> E.SEARCH_ROLLOUT_SHIFT) & E.ROLLOUT_KIND == E.POL_GREEDY
+    for bad, message in [("search:budget=7", "allowed: 32, 1, 2"),
+                         ("search:rollout=search", "allowed: expert, greedy"),
+                         ("search:objective=match", "allowed: win, points")]:
+        with pytest.raises(SimulationError, match=message):
+            check_policy(bad)
+
+
+def test_search_games_do_not_depend_on_threads_or_blocks():
+    seats = ["search:budget=4", "expert", "greedy"]
+    rules = SINGLE.replace(players=3)
+    one = simulate(rules, 70, seed=4, policies=seats, threads=1)
+    two = simulate(rules, 70, seed=4, policies=seats, threads=2)
+    assert one.equals(two)
+    tail = simulate(rules, 30, seed=4, policies=seats, first_game=40)
+    assert tail.reset_index(drop=True).equals(one.iloc[40:].reset_index(drop=True))
+
+
+def test_a_search_seat_plays_differently_from_its_rollout_policy():
+    searched = simulate(SINGLE, 60, seed=2, policies=["search:budget=16", "expert"])
+    plain = simulate(SINGLE, 60, seed=2, policies=["expert", "expert"])
+    assert not searched.equals(plain)
+
+
+def _state(seed: int, players: int = 4, hand: int = 7):
+    """A deal just dealt, by hand: hands, a start card (not a special), the talon."""
+    rng = np.random.default_rng(seed)
+    pack = [int(c) for c in rng.permutation(N_DECK_TYPES)]
+    G = np.zeros(E.G_SIZE, np.int64)
+    H = np.zeros(E.H_SIZE, np.uint64)
+    for q in range(players):
+        for card in pack[q * hand:(q + 1) * hand]:
+            H[q] |= np.uint64(1) << np.uint64(card)
+        G[E.G_SEATS + q] = q
+    rest = pack[players * hand:]
+    start = next(c for c in rest if c // 4 not in (0, EIGHT))
+    rest.remove(start)
+    G[E.G_DISCARD] = start
+    G[E.S_ND] = 1
+    G[E.G_TALON:E.G_TALON + len(rest)] = rest
+    G[E.S_NT] = len(rest)
+    G[E.S_SUIT], G[E.S_RANK], G[E.S_EFF] = start % 4, start // 4, E.EFF_ORDINARY
+    G[E.S_DIR] = 1
+    G[E.S_FORCE_SUIT] = -1
+    return G, H
+
+
+def _move_card(H, G, source, target, card):
+    """Move a card between two hidden places: ('hand', q) or ('talon', None)."""
+    bit = np.uint64(1) << np.uint64(card)
+    for (where, q), add in ((source, False), (target, True)):
+        if where == "hand":
+            H[q] = (H[q] | bit) if add else (H[q] & ~bit)
+        else:
+            talon = list(G[E.G_TALON:E.G_TALON + G[E.S_NT]])
+            talon = talon + [card] if add else [c for c in talon if c != card]
+            G[E.G_TALON:E.G_TALON + len(talon)] = talon
+            G[E.S_NT] = len(talon)
+
+
+def _decide(G, H, seed, policy="search:budget=16"):
+    C = kernel_constants(SINGLE, Seats.build(4, [policy, "expert", "expert", "expert"]))
+    return E.search_decision_nb(C, G.copy(), H.copy(), 0, 4, seed)
+
+
+def _cards_of(H, q):
+    return [c for c in range(N_DECK_TYPES) if int(H[q]) >> c & 1]
+
+
+def test_no_peeking_hidden_cards_do_not_change_the_decision():
+    G, H = _state(11)
+    seen = _decide(G, H, seed=5)
+    other = (G.copy(), H.copy())
+    # swap a card between two opponents, and one between an opponent and the talon
+    a, b = _cards_of(H, 1)[0], _cards_of(H, 2)[0]
+    _move_card(other[1], other[0], ("hand", 1), ("hand", 2), a)
+    _move_card(other[1], other[0], ("hand", 2), ("hand", 1), b)
+    c, t = _cards_of(other[1], 3)[0], int(other[0][E.G_TALON])
+    _move_card(other[1], other[0], ("hand", 3), ("talon", None), c)
+    _move_card(other[1], other[0], ("talon", None), ("hand", 3), t)
+    assert [len(_cards_of(other[1], q)) for q in range(4)] == [7] * 4
+    assert not np.array_equal(other[1], H)
+    hidden = _decide(*other, seed=5)
+    for mine, theirs in zip(seen, hidden):
+        assert np.array_equal(mine, theirs)
+
+
+def test_the_decision_does_depend_on_what_the_seat_sees_and_its_stream():
+    G, H = _state(11)
+    cards, _, _, totals, _ = _decide(G, H, seed=5)
+    assert len(cards) > 2 and cards[0] == E.NO_FORCE and totals.sum() > 0
+    assert not np.array_equal(_decide(G, H, seed=6)[3], totals)
+    mine = _cards_of(H, 0)[0]
+    theirs = _cards_of(H, 1)[0]
+    _move_card(H, G, ("hand", 0), ("hand", 1), mine)
+    _move_card(H, G, ("hand", 1), ("hand", 0), theirs)
+    changed = _decide(G, H, seed=5)
+    assert not (np.array_equal(changed[0], cards) and np.array_equal(changed[3], totals))
+
+
+def test_search_games_are_legal_and_narrated():
+    rules = get_preset("seed001").replace(players=3, match="single", jokers=2,
+                                          joker_effect="super_eight")
+    policies = ["search:budget=4", "search:budget=2:objective=points", "expert"]
+    df = simulate(rules, 8, seed=3, policies=policies)
+    for game in range(8):
+        trace = trace_game(rules, 3, game, policies=policies)
+        summary = referee(trace, rules)
+        assert summary["winner"] == df.winner[game]
+    estimates = trace[trace[:, 0] == Event.ESTIMATE]
+    assert len(estimates) and set(estimates[:, 1]) <= {0, 1}
+    text = narrate(trace)
+    assert "weighs: rollout" in text
+
+
+def test_estimate_options_read_back():
+    eight = make_card(EIGHT, 2)
+    assert estimate_option((eight + 2) | (1 + 1) << 8) == f"{card_name(eight)}→{SUIT_SYMBOLS[1]}"
+    assert estimate_option((eight + 2) | 1 << 12) == f"{card_name(eight)} (no stack)"
+    assert estimate_option(1) == "draw"
+    assert estimate_option(0) == "rollout"
