@@ -424,6 +424,7 @@ def fit_ratings(tables, reference: str | None = None, max_iterations: int = 100)
     return Ratings(names, theta, cov, reference, deals)
 
 
+# ------------------------------------------------------------------------------------------------
 # multiple comparisons: Holm's step-down procedure, and intervals at the levels it tests at
 # ------------------------------------------------------------------------------------------------
 def interval_at(estimate: Estimate, confidence: float, base: float = 0.95) -> Estimate:
