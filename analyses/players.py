@@ -31,11 +31,13 @@ from vandatta_sim.tables import format_table
 #: Every player on the ladder, in the order of the tables: the one place to add a policy. A
 #: policy much slower than the heuristics (the search player) also gets its count in
 #: SLOW_GAMES; it then plays only against OPPONENT (no heads-up round robin).
-LADDER = ("random", "greedy", "eight-dumper", "expert", "expert:eights=dump")
+LADDER = ("random", "greedy", "eight-dumper", "expert", "expert:eights=dump",
+          "search:budget=16", "search", "search:budget=64")
 #: Games per (preset, table size, focal seat) of a slow policy, by full spec or by policy name
 #: (the spec wins). Size it from `vandatta-sim bench --seat-only --seat-policy SPEC`: the
 #: ladder plays 3 presets × (2 + 4 seats) × this many deals of the spec.
-SLOW_GAMES: dict[str, int] = {"search": 500}
+SLOW_GAMES: dict[str, int] = {"search:budget=16": 1_000, "search": 800,
+                              "search:budget=64": 400}
 #: The opponents of the ladder and the reference (rating 0) of the ratings.
 OPPONENT = "expert"
 PRESET_NAMES = ("standard", "seed002", "crazy-eights-scoring")
@@ -301,7 +303,8 @@ def section_reading(ladder: dict, specs, runtime_note: str) -> str:
         + "` (section 1), or the two named policies heads-up (round robin). Nothing else "
         "was played; no human or stronger player is represented.\n"
         "- **About the players:** the order of the ladder (at 4 players, `standard`: "
-        + " > ".join(f"`{s}`" for s in order) + ", by win rate against `expert`s), every Δ "
+        + " > ".join(f"`{s}`" for s in order) + ", by the point estimates of the win rate against `expert`s; where intervals "
+        "overlap the order is not established), every Δ "
         "and every rating. A rating is relative to `expert` and to this pool of opponents: a "
         "new, stronger player can move the others' ratings, and it says nothing about play "
         "against people.\n"

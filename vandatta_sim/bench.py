@@ -131,7 +131,7 @@ def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = Fals
 
 #: The specs the focal-seat section measures by default (``bench --seat-policy``): the search
 #: player's specs belong here, the slowest and the one whose speed budget matters.
-SEAT_POLICIES = ("expert",)
+SEAT_POLICIES = ("expert", "search")
 #: The focal seat's table: 4 players, standard rules, single deals, every other seat expert.
 SEAT_RULES = PRESETS["standard"].replace(match="single", players=4)
 SEAT_OPPONENTS = "expert"
