@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench reports docs clean-cache clean-results
+.PHONY: help install test test-fast bench reports players docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
@@ -33,7 +33,7 @@ test: install ## Run the whole test suite
 test-fast: install ## Run the tests without the slow ones
 	$(PY) -m pytest -q -m "not slow"
 
-bench: install ## Deals per second by preset, players, policy and threads, plus sweep overhead
+bench: install ## Deals/s by preset, players, policy, threads; one seat per bench.SEAT_POLICIES among experts; sweep overhead
 	$(CLI) bench --sweep-overhead
 
 # --- reports: each report depends on its script and the library; `make reports` redoes only the
@@ -51,10 +51,15 @@ reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed
 reports/claims.md: analyses/claims.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
 	$(PY) analyses/claims.py --out $@
 
-reports/README.md: analyses/index.py analyses/common.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md | $(VENV)/.installed
+reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
+	$(PY) analyses/players.py --out $@
+
+reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md | $(VENV)/.installed
 	$(PY) analyses/index.py --out $@
 
 reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
+
+players: reports/players.md ## Only the players' ladder report (reports/players.md)
 
 clean-cache: ## Remove numba's compiled-kernel cache (after editing the engine by hand)
 	rm -rf $(NUMBA_CACHE_DIR)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 import common
+import players
 
 from vandatta_sim.tables import format_table
 
@@ -27,7 +28,23 @@ REPORTS = [
      "match length, and skill (`expert` against `random`)."),
     ("claims.md", "analyses/claims.py",
      "Each claim of RULES.md §4 with its evidence and a verdict."),
+    ("players.md", "analyses/players.py",
+     "The ladder of players: each policy's seat against `expert`s at 2 and 4 players under "
+     "`standard`, `seed002` and `crazy-eights-scoring`, ratings (Bradley–Terry–Luce) from the "
+     "head-to-heads, and the time per decision (machine-dependent)."),
 ]
+
+
+def players_counts() -> list[list]:
+    """The rows of the seeds-and-counts table for reports/players.md, whose counts live in
+    its script (its LADDER and SLOW_GAMES are the one place its players are listed)."""
+    fast = f"{players.GAMES['full']:,}"
+    slow = "".join(f", {games:,} for `{spec}`" for spec, games in players.SLOW_GAMES.items()
+                   if any(s == spec or s.split(":")[0] == spec for s in players.LADDER))
+    return [["`players_ladder`", players.SEEDS["ladder"], fast + slow, "players",
+             "single deals per (preset, players 2 and 4, focal policy, focal seat)"],
+            ["`players_round_robin`", players.SEEDS["round_robin"], fast, "players",
+             "single deals per (preset, pair of heuristics heads-up, focal seat)"]]
 
 
 def main() -> None:
@@ -59,13 +76,14 @@ def main() -> None:
         "the same library versions, byte-identical Markdown and PNG files. `--quick` runs tiny "
         "game counts into `results-quick/` (for tests); `--backend direct` skips the store.\n")
     text.append("\n## Seeds and game counts\n\n"
-                "All in `analyses/common.py`. Policy substitution uses seed + focal seat "
+                "All in `analyses/common.py` (the players report's in `analyses/players.py`). "
+                "Policy substitution uses seed + focal seat "
                 "(seat *s* of a table plays seed *seed + s*). Unless a report says otherwise "
                 f"every seat plays `{common.POLICY}`.\n\n")
     text.append(format_table(
         ["experiment", "seed", "games", "used in", "what a game count counts"],
         [[f"`{k}`", common.SEEDS[k], f"{common.FULL[k]:,}", *common.COUNT_NOTES[k]]
-         for k in common.FULL], "lrrll"))
+         for k in common.FULL] + players_counts(), "lrrll"))
     text.append("\n## Versions\n\n")
     text.append(format_table(["package", "version"],
                              [[k, f"`{v}`"] for k, v in common.versions().items()], "ll"))

@@ -1,6 +1,10 @@
 """`vandatta-sim bench`: engine speed (deals per second by preset, players, policy and thread
 count) and the sweep's overhead over the engine.
 
+The focal-seat section times one seat of a given policy among ``expert``s (4 players,
+``standard``, single deals): deals per second and that seat's decisions per second (its turns,
+counted on traced games), the per-core cost of a slow player such as a search.
+
 Speed is measured here, never asserted in tests. Machines are noisy, so every figure is the
 median of several timed repeats, and comparisons (threads, variants) are ratios taken within
 one run. Compile time is measured in fresh subprocesses: one with an empty numba cache (the
@@ -19,10 +23,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numba
+import numpy as np
 
 from .rules import PRESETS
-from .simulate import simulate
+from .simulate import check_policy, simulate, trace_game
 from .sweep import DEFAULT_CHUNK_SIZE, Config, expand_grid, run_sweep
+from .tables import format_table
 
 _START_SNIPPET = (
     "import time; t = time.perf_counter(); "
@@ -53,7 +59,8 @@ def warm_start_time() -> float:
     return _start_time(env)
 
 
-def deals_per_second(rules, games: int, policy: str, threads: int, repeats: int) -> float:
+def deals_per_second(rules, games: int, policy, threads: int, repeats: int) -> float:
+    """Median deals per second of ``repeats`` timed runs (``policy``: any seat spec)."""
     simulate(rules, 64, seed=0, policies=policy, threads=threads)  # warm up (compiled already)
     rates = []
     for r in range(repeats):
@@ -64,12 +71,20 @@ def deals_per_second(rules, games: int, policy: str, threads: int, repeats: int)
 
 
 def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = False, echo=print,
-              cold: bool | None = None):
+              cold: bool | None = None, seat_policies: Sequence[str] | None = None,
+              seat_only: bool = False):
     """Print the benchmark. ``cold``: also time a start with an empty numba cache (a full
-    compile, minutes on 2 cores); by default only without ``quick``."""
+    compile, minutes on 2 cores); by default only without ``quick``. ``seat_policies``: the
+    specs of the focal-seat section (:func:`seat_section`, default :data:`SEAT_POLICIES`);
+    ``seat_only``: that section alone."""
+    if seat_policies is None:
+        seat_policies = SEAT_POLICIES
     all_threads = numba.config.NUMBA_NUM_THREADS
     echo(f"vandatta-sim bench: {os.cpu_count()} CPUs, numba {numba.__version__}, "
          f"threads 1 and {all_threads}, median of {repeats} repeats")
+    if seat_only:
+        echo("\n" + seat_section(seat_policies, quick=quick, repeats=repeats))
+        return
     if cold is None:
         cold = not quick
     if cold:
@@ -106,8 +121,90 @@ def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = Fals
         echo(f"standard, 4 players, random, {all_threads} threads: {many:,.0f} deals/s "
              f"({many / one:.2f}x one thread)")
 
+    if seat_policies:
+        echo("\n" + seat_section(seat_policies, quick=quick, repeats=repeats))
     if sweep_overhead:
         echo("\n" + measure_overhead(quick=quick))
+
+
+# --- one seat of a policy among experts ----------------------------------------------------------
+
+#: The specs the focal-seat section measures by default (``bench --seat-policy``): the search
+#: player's specs belong here, the slowest and the one whose speed budget matters.
+SEAT_POLICIES = ("expert", "search")
+#: The focal seat's table: 4 players, standard rules, single deals, every other seat expert.
+SEAT_RULES = PRESETS["standard"].replace(match="single", players=4)
+SEAT_OPPONENTS = "expert"
+
+
+def seat_table(players: int, spec: str, seat: int = 0, others: str = SEAT_OPPONENTS) -> list[str]:
+    """Per-seat specs: ``spec`` at ``seat``, ``others`` everywhere else."""
+    return [spec if s == seat else others for s in range(players)]
+
+
+def seat_turns_per_deal(rules, spec: str, games: int = 100, seed: int = 1, seat: int = 0,
+                        others: str = SEAT_OPPONENTS) -> float:
+    """Mean turns of ``seat`` (playing ``spec`` among ``others``) per game, counted on the
+    traces of games ``0 … games-1`` of ``seed``: the decisions the seat's policy makes."""
+    from .trace import Event
+
+    seats = seat_table(rules.players, check_policy(spec), seat, others)
+    turns = 0
+    for game in range(games):
+        events = trace_game(rules, seed, game, policies=seats)
+        turns += int(np.count_nonzero((events[:, 0] == Event.TURN) & (events[:, 1] == seat)))
+    return turns / games
+
+
+def games_for_seconds(rules, seats, seconds: float, least: int = 16, most: int = 200_000) -> int:
+    """Games that take about ``seconds`` on all threads, from timed pilots that grow fourfold
+    from ``least`` games until one takes a tenth of that (so a slow player gets fewer games
+    per repeat, a fast one enough to time above the threads' start-up cost)."""
+    games = least
+    simulate(rules, games, seed=0, policies=seats)  # compile/warm what this spec needs
+    while True:
+        t = time.perf_counter()
+        simulate(rules, games, seed=0, policies=seats)
+        elapsed = max(time.perf_counter() - t, 1e-6)
+        if elapsed >= seconds / 10 or games >= most:
+            break
+        games *= 4
+    return int(min(max(games / elapsed * seconds, least), most))
+
+
+def seat_speed(rules, spec: str, threads: Sequence[int], repeats: int = 3, seconds: float = 1.0,
+               turn_games: int = 100, seat: int = 0) -> dict:
+    """Speed of one seat of ``spec`` among experts: ``games`` per timed repeat,
+    ``turns_per_deal`` of the seat, and per thread count ``deals_per_s`` and
+    ``decisions_per_s`` (= deals/s × the seat's turns per deal), medians of ``repeats``."""
+    seats = seat_table(rules.players, check_policy(spec), seat)
+    games = games_for_seconds(rules, seats, seconds)
+    turns = seat_turns_per_deal(rules, spec, turn_games, seat=seat)
+    deals = {t: deals_per_second(rules, games, seats, t, repeats) for t in threads}
+    return {"spec": check_policy(spec), "games": games, "turns_per_deal": turns,
+            "deals_per_s": deals, "decisions_per_s": {t: r * turns for t, r in deals.items()}}
+
+
+def seat_section(specs: Sequence[str], quick: bool = False, repeats: int = 3,
+                 rules=SEAT_RULES) -> str:
+    """The focal-seat benchmark as text: one row per spec, 1 and all threads, the scaling
+    (all threads / one) taken within the run."""
+    all_threads = numba.config.NUMBA_NUM_THREADS
+    threads = sorted({1, all_threads})
+    rows = []
+    for spec in specs:
+        f = seat_speed(rules, spec, threads, repeats, seconds=0.2 if quick else 2.0,
+                       turn_games=20 if quick else 200)
+        rows.append([f["spec"], f"{f['games']:,}", f"{f['turns_per_deal']:.1f}"]
+                    + [f"{f['deals_per_s'][t]:,.0f}" for t in threads]
+                    + [f"{f['decisions_per_s'][t]:,.0f}" for t in threads]
+                    + [f"{f['deals_per_s'][threads[-1]] / f['deals_per_s'][1]:.2f}x"])
+    header = (["seat policy", "games/repeat", "its turns/deal"]
+              + [f"{t} thr deals/s" for t in threads]
+              + [f"{t} thr decisions/s" for t in threads] + ["scaling"])
+    return (f"one seat among {SEAT_OPPONENTS}s: {rules.players} players, standard, single deals "
+            f"(decisions = that seat's turns; median of {repeats})\n"
+            + format_table(header, rows, style="text"))
 
 
 # --- sweep overhead ------------------------------------------------------------------------------

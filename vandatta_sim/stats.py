@@ -326,6 +326,127 @@ def verdict(estimate: Estimate, what: str = "difference") -> str:
 
 
 # ------------------------------------------------------------------------------------------------
+# ratings: a Bradley–Terry–Luce model of who wins a deal
+# ------------------------------------------------------------------------------------------------
+#: Elo points per unit of log-odds strength: a 400-point gap is 10:1 odds heads-up.
+ELO_PER_LOGIT = 400 / math.log(10)
+
+
+@dataclass(frozen=True)
+class Ratings:
+    """Strengths fitted by :func:`fit_ratings`: ``strength[i]`` is item ``names[i]``'s log-odds
+    strength relative to ``reference`` (whose strength is 0), ``covariance`` their covariance
+    matrix from the observed information (the reference's row and column are 0), ``deals`` the
+    observations (deals with a winner) fitted."""
+
+    names: tuple[str, ...]
+    strength: np.ndarray
+    covariance: np.ndarray
+    reference: str
+    deals: int
+
+    def estimate(self, name: str, confidence: float = 0.95, scale: float = 1.0) -> Estimate:
+        """``name``'s strength minus the reference's, times ``scale``, with a Wald interval."""
+        i = self.names.index(name)
+        se = math.sqrt(max(float(self.covariance[i, i]), 0.0))
+        z = normal_critical(confidence)
+        v = float(self.strength[i])
+        return Estimate(scale * v, scale * (v - z * se), scale * (v + z * se), self.deals)
+
+    def elo(self, name: str, confidence: float = 0.95) -> Estimate:
+        """:meth:`estimate` in Elo points (:data:`ELO_PER_LOGIT`)."""
+        return self.estimate(name, confidence, ELO_PER_LOGIT)
+
+    def heads_up(self, a: str, b: str) -> float:
+        """The model's probability that ``a`` beats ``b`` at a table of the two."""
+        d = self.strength[self.names.index(a)] - self.strength[self.names.index(b)]
+        return float(1 / (1 + math.exp(-d)))
+
+
+def _tables_as_arrays(tables, names):
+    """Each table as (item index per seat, wins per seat), checked."""
+    index = {name: i for i, name in enumerate(names)}
+    out = []
+    for seats, wins in tables:
+        seats = [index[s] for s in seats]
+        wins = np.asarray(wins, dtype=np.float64)
+        if len(seats) < 2 or wins.shape != (len(seats),) or np.any(wins < 0):
+            raise ValueError("a table needs two or more seats and one win count per seat")
+        if wins.sum() > 0:
+            out.append((np.asarray(seats), wins))
+    return out
+
+
+def fit_ratings(tables, reference: str | None = None, max_iterations: int = 100) -> Ratings:
+    """Fit a strength to each item (policy) from which seat won each deal.
+
+    ``tables``: ``(seats, wins)`` pairs, one per kind of table: ``seats`` the item seated at
+    each seat (items may repeat, e.g. ``("search", "expert", "expert", "expert")``), ``wins``
+    the deals each seat won (deals without a winner are left out). The model (Luce's choice
+    model; Bradley–Terry at two seats): a deal is won by the seat holding item ``i`` with
+    probability ``exp(θ_i) / Σ_seats exp(θ_seat)``. Each deal is one observation of one
+    winner, so a 4-player deal is *not* counted as three independent pairwise wins of the
+    winner over the losers (those three are one event and would narrow the intervals
+    spuriously); under the model it still implies the heads-up odds ``exp(θ_a - θ_b)``.
+    Maximum likelihood by Newton's method (the log-likelihood is concave); the covariance is
+    the inverse observed information, with ``θ_reference = 0`` (default: the first item seen).
+    Seat effects (förhand) are not modelled: rotate the seats so they cancel.
+
+    Raises ``ValueError`` when the items are not connected by shared tables or an item's
+    strength is infinite (it won all or none of its deals against the rest).
+    """
+    tables = [(list(seats), wins) for seats, wins in tables]
+    names = tuple(dict.fromkeys(s for seats, _ in tables for s in seats))
+    reference = names[0] if reference is None and names else reference
+    if reference not in names:
+        raise ValueError(f"reference {reference!r} is not among the items {names}")
+    data = _tables_as_arrays(tables, names)
+    k, ref = len(names), names.index(reference)
+    free = [i for i in range(k) if i != ref]
+    theta = np.zeros(k)
+
+    def loglik_grad_info(theta):
+        ll, grad, info = 0.0, np.zeros(k), np.zeros((k, k))
+        for seats, wins in data:
+            z = theta[seats]
+            logsum = np.logaddexp.reduce(z)
+            p = np.exp(z - logsum)
+            total = wins.sum()
+            ll += float(wins @ z - total * logsum)
+            q = np.bincount(seats, weights=p, minlength=k)  # probability per item
+            grad += np.bincount(seats, weights=wins, minlength=k) - total * q
+            info += total * (np.diag(q) - np.outer(q, q))
+        return ll, grad[free], info[np.ix_(free, free)]
+
+    ll, grad, info = loglik_grad_info(theta)
+    if np.linalg.matrix_rank(info) < len(free):
+        raise ValueError("the items are not all connected by tables they share")
+    for _ in range(max_iterations):
+        try:
+            step = np.linalg.solve(info, grad)
+        except np.linalg.LinAlgError:  # the information vanishes as a strength runs off
+            raise ValueError("a strength is infinite: an item won all or none of its deals"
+                             ) from None
+        t = 1.0
+        while True:  # halve the step until the likelihood does not fall (it is concave)
+            trial = theta.copy()
+            trial[free] += t * step
+            new = loglik_grad_info(trial)
+            if new[0] >= ll - 1e-12 or t < 1e-8:
+                break
+            t /= 2
+        theta, (ll, grad, info) = trial, new
+        if np.max(np.abs(t * step)) < 1e-10:
+            break
+    if np.max(np.abs(theta)) > 25 or not np.all(np.isfinite(theta)):
+        raise ValueError("a strength is infinite: an item won all or none of its deals")
+    cov = np.zeros((k, k))
+    cov[np.ix_(free, free)] = np.linalg.inv(info)
+    deals = int(sum(w.sum() for _, w in data))
+    return Ratings(names, theta, cov, reference, deals)
+
+
+# ------------------------------------------------------------------------------------------------
 # multiple comparisons: Holm's step-down procedure, and intervals at the levels it tests at
 # ------------------------------------------------------------------------------------------------
 def interval_at(estimate: Estimate, confidence: float, base: float = 0.95) -> Estimate:

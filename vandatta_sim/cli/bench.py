@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from .options import usage_errors
+
 
 @click.command("bench")
 @click.option("--quick", is_flag=True, help="Fewer games and variants (a smoke test).")
@@ -14,9 +16,19 @@ import click
 @click.option("--cold/--no-cold", default=None,
               help="Time a start with an empty numba cache (a full compile, minutes); "
                    "default: on, off with --quick.")
-def bench_cmd(quick, repeats, sweep_overhead, cold):
-    """Deals per second for the presets, 2–5 players, random and expert, 1 and all threads."""
-    from ..bench import run_bench
+@click.option("--seat-policy", "seat_policies", multiple=True, metavar="SPEC",
+              help="Policy of the one seat timed among experts (4 players, standard, single "
+                   "deals): deals/s and its decisions/s (repeatable; default: the specs in "
+                   "bench.SEAT_POLICIES).")
+@click.option("--seat-only", is_flag=True,
+              help="Only the one-seat section (no engine table, no start time).")
+def bench_cmd(quick, repeats, sweep_overhead, cold, seat_policies, seat_only):
+    """Deals per second for the presets, 2–5 players, random and expert, 1 and all threads;
+    one seat of a policy among experts."""
+    from ..bench import SEAT_POLICIES, run_bench
+    from ..simulate import check_policy
 
+    with usage_errors():
+        specs = [check_policy(spec) for spec in seat_policies or SEAT_POLICIES]
     run_bench(quick=quick, repeats=repeats, sweep_overhead=sweep_overhead, echo=click.echo,
-              cold=cold)
+              cold=cold, seat_policies=specs, seat_only=seat_only)

@@ -238,3 +238,33 @@ def head_to_head(runner: Runner, players: Iterable[int], match: bool, games_per_
                 row.update(estimate_columns(name, est))
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------------------------------------
+# the ladder: a focal seat against one opponent policy, winners kept
+# ------------------------------------------------------------------------------------------------
+def focal_winners(runner: Runner, rule_sets: Sequence[Rules], policies: Sequence[str],
+                  others: str, games_per_seat: int, seed: int) -> list[dict[str, pd.DataFrame]]:
+    """The design of :func:`focal_outcomes_many` (seat ``s`` focal on games
+    ``0 … games_per_seat-1`` of seed ``seed + s``), keeping who won: per rule set and policy a
+    table with one row per (seat, game): ``seat, game, win`` (the focal seat won) and
+    ``no_winner`` (nobody won: a blocked or capped deal), for win counts by seat kind."""
+    players = {r.players for r in rule_sets}
+    if len(players) != 1:
+        raise ValueError("focal_winners needs rule sets with one number of players")
+    (n,) = players
+    out = [{pol: [] for pol in policies} for _ in rule_sets]
+    for s in range(n):
+        configs = [make_config(r, focal_policies(n, s, pol, others))
+                   for r in rule_sets for pol in policies]
+        runs = iter(runner.run(configs, games_per_seat, seed + s))
+        for table in out:
+            for pol in policies:
+                df = next(runs)
+                winner = df["winner"].to_numpy()
+                table[pol].append(pd.DataFrame({
+                    "seat": np.full(len(winner), s, dtype=np.int8),
+                    "game": df["game"].to_numpy(),
+                    "win": winner == s, "no_winner": winner < 0}))
+    return [{pol: pd.concat(frames, ignore_index=True) for pol, frames in table.items()}
+            for table in out]
