@@ -105,7 +105,7 @@ def test_event_numbers_follow_the_documented_table():
                 "RESHUFFLE", "CALL", "END_DEAL", "SCORE", "ELIMINATED", "END_MATCH", "SWAP",
                 "ESTIMATE"]
     assert [e.name for e in sorted(Event)] == expected
-    assert [int(e) for e in sorted(Event)] == list(range(1, 17))
+    assert [int(e) for e in sorted(Event)] == list(range(1, 18))
     assert DRAW_CAUSES == ("draw", "ace", "counter", "two", "call", "start_ace")
 
 
