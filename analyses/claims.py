@@ -13,8 +13,8 @@ from vandatta_sim.report.designs import (card_values, compare_policies, focal_ou
                                          focal_outcomes_many, skill_per_game, swap_effects,
                                          swap_pairs)
 from vandatta_sim.report.markdown import column_estimate, fmt
-from vandatta_sim.report.measures import (SKILLED, UNSKILLED, deal_summary, most_eights_seat,
-                                          same_suit_swaps)
+from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
+                                          most_eights_seat, same_suit_swaps)
 from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import single
 from vandatta_sim.report.verdicts import Claim, direction
@@ -140,15 +140,27 @@ def claim_stacking(ctx, data) -> Claim:
         f"{fp(data['summary']['stacking']['turns'], 'num')}, relative change "
         f"{fp(rel, 'rel')} (paired). *Much shorter* is read as more than {MUCH:.0%} "
         "shorter.\n\n"
-        f"Skill is the focal seat's chance to win when it plays `{SKILLED}` (the strongest "
+        f"Skill is the focal seat's chance to win when it plays `{SKILLED}` (the strongest fast "
         f"player) minus when it plays `{UNSKILLED}`, the other three `{UNSKILLED}`, same deals "
         f"({ctx.counts['claim_skill']:,} deals per focal seat and policy): standard "
         f"{fp(s_std['win'], 'pp')}, stacking {fp(s_stk['win'], 'pp')}; difference stacking − "
         f"standard {fp(d_skill, 'pp')} (paired per deal). *Luck counts more* is read as skill "
         f"lower by more than {100 * WIN_MARGIN:.0f} pp.\n\n")
+    c.body += strong_check(ctx, data["skill_strong"], "standard", "stacking",
+                           data["skill_strong_diff"])
     c.part("relative change of the turns per deal", rel, -1, -MUCH, 0.0, "rel", 1)
     c.part("Δ skill (stacking − standard)", d_skill, -1, 0.0, WIN_MARGIN, "pp", 1)
     return c
+
+
+def strong_check(ctx, strong: dict, a, b, diff, kind="win") -> str:
+    """The skill comparison repeated with the strongest (slow) player, as a sentence."""
+    unit = "pp" if kind == "win" else "rel"
+    return (f"*With stronger play.* The same skill with `{STRONGEST}` as the skilled player "
+            f"({ctx.counts['claim_skill_search']:,} deals per focal seat and policy; a check "
+            f"that the finding survives stronger play, not a part of the verdict): {a} "
+            f"{fp(strong[a][kind], unit)}, {b} {fp(strong[b][kind], unit)}; difference {b} − "
+            f"{a} {fp(diff, unit)}.\n\n")
 
 
 def claim_draw_limit(ctx, data) -> Claim:
@@ -407,6 +419,9 @@ def claim_two_players(ctx, data) -> Claim:
     for what, key in (("an eight", "eight"), ("an ace", "ace"), ("skill", "skill")):
         d = independent_difference(t[key][2], t[key][4])
         c.part(f"{what}: relative value, 2 − 4 players", d, -1, 0.0, RELATIVE_MARGIN, "rel", 1)
+    strong = {f"{p} players": t["strong"][p] for p in (4, 2)}
+    c.body += strong_check(ctx, strong, "4 players", "2 players", independent_difference(
+        t["strong"][2]["relative_win"], t["strong"][4]["relative_win"]), "relative_win")
     rel = independent_difference(t["skill"][2], t["skill"][4])
     ab = independent_difference(t["skill_abs"][2], t["skill_abs"][4])
     if direction(rel) and direction(ab) and direction(rel) != direction(ab):
@@ -458,6 +473,16 @@ def run(ctx) -> dict:
                      for n, o in zip(("standard", "stacking"), outs)}
     data["skill_cmp"] = {n: compare_policies(o, SKILLED, UNSKILLED)
                          for n, o in zip(("standard", "stacking"), outs)}
+    ctx.log(f"skill with {STRONGEST}: standard and stacking (fewer deals)")
+    strong = focal_outcomes_many(runner, [single(STD, players=P4),
+                                          single(STD.replace(stacking=True), players=P4)],
+                                 (STRONGEST, UNSKILLED), UNSKILLED, counts["claim_skill_search"],
+                                 seeds["claim_skill_search"])
+    data["skill_strong"] = {n: compare_policies(o, STRONGEST, UNSKILLED)
+                            for n, o in zip(("standard", "stacking"), strong)}
+    data["skill_strong_diff"] = paired_difference(
+        skill_per_game(strong[1], STRONGEST, UNSKILLED),
+        skill_per_game(strong[0], STRONGEST, UNSKILLED))
 
     ctx.log("hold or dump: the matched pair, and the timing of the eights")
     data["hold_dump"] = run_hold_dump(ctx)
@@ -477,7 +502,7 @@ def run(ctx) -> dict:
     data["heuristics"] = {f"{a} − {b}": compare_policies(out, a, b) for a, b in pairs}
 
     ctx.log("two players: specials and skill per table size")
-    two = {"eight": {}, "ace": {}, "skill": {}, "skill_abs": {}}
+    two = {"eight": {}, "ace": {}, "skill": {}, "skill_abs": {}, "strong": {}}
     for p in common.PLAYERS:
         rules = single(STD, players=p, scale="hundred")
         cv = card_values(runner, rules, ("8", "A"), counts["swap_deals"], seeds["swap_deals"],
@@ -488,6 +513,11 @@ def run(ctx) -> dict:
                            counts["claim_skill"], seeds["claim_skill"])
         cmp = compare_policies(o, SKILLED, UNSKILLED)
         two["skill"][p], two["skill_abs"][p] = cmp["relative_win"], cmp["win"]
+        if p in (2, 4):  # the check with stronger play needs only the two sizes compared
+            two["strong"][p] = compare_policies(
+                focal_outcomes(runner, single(STD, players=p), (STRONGEST, UNSKILLED),
+                               UNSKILLED, counts["claim_skill_search"],
+                               seeds["claim_skill_search"]), STRONGEST, UNSKILLED)
     data["two"] = two
     return data
 
@@ -726,8 +756,11 @@ def main() -> None:
         "*contradicted* when no part holds and some part is contradicted, and *not "
         "distinguishable* otherwise. All comparisons of rules or policies are paired: the same "
         "seeds and game indices, so the same deals and random numbers.\n\n"
-        f"**Skill** is measured with the strongest player the package has, `{SKILLED}`, "
-        f"against `{UNSKILLED}`.\n\n")
+        f"**Skill** is measured with `{SKILLED}`, the strongest of the fast players, against "
+        f"`{UNSKILLED}`. The search player `{STRONGEST}` is stronger by a few pp at most (see "
+        "[players.md](players.md)) and about a thousand times slower, so claims 2 and 10 "
+        f"repeat their skill comparison with `{STRONGEST}` on fewer deals, as a check that "
+        "the finding survives stronger play.\n\n")
     text += format_table(["#", "claim", "source", "verdict", "parts"],
                          [[f"[{c.number}](#{c.anchor})", c.text, c.source,
                            f"**{c.verdict}**", c.tally()] for c in claims],

@@ -51,6 +51,7 @@ FULL = {
     "forhand_deals": 1_000_000,  # per number of players: single deals, standard
     "claim_deals": 200_000,    # per rule set in the deal-length and eights comparisons
     "claim_skill": 100_000,    # per (rule set or players, policy, focal seat)
+    "claim_skill_search": 1_500,  # the same with `search` as the skilled player (slow)
     "claim_swap": 200_000,     # per swap run in the two-aces experiment
 }
 #: What each count is, for reports/README.md.
@@ -83,6 +84,8 @@ COUNT_NOTES = {
     "claim_skill": ("claims 2, 5 and 10", "single deals per (rule set or players, focal "
                     "policy, focal seat)"),
     "claim_swap": ("claims 5 and 8", "single deals per swap run"),
+    "claim_skill_search": ("claims 2 and 10", "single deals per (rule set or players, focal "
+                           "policy, focal seat) in the skill check with `search`"),
 }
 QUICK = {
     "swap_deals": 2_000, "h2h_deals": 1_000, "h2h_matches": 200,
@@ -91,6 +94,7 @@ QUICK = {
     "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
     "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
+    "claim_skill_search": 20,
 }
 #: One fixed seed per experiment (policy substitution uses seed + focal seat).
 SEEDS = {
@@ -110,6 +114,7 @@ SEEDS = {
     "forhand_deals": 4_001,
     "claim_deals": 4_002,
     "claim_skill": 4_100,
+    "claim_skill_search": 4_100,  # the skill runs' seed: its deals pair with theirs
     "claim_swap": 4_003,
 }
 PLAYERS = (2, 3, 4, 5)

@@ -138,3 +138,8 @@ def log_grid(upper: int, points: int = 200) -> np.ndarray:
 #: player, once it exists, goes at the end and every skill measure follows.
 SKILL_LADDER = ("random", "greedy", "expert")
 SKILLED, UNSKILLED = SKILL_LADDER[-1], SKILL_LADDER[0]
+#: The strongest player the package has (reports/players.md): about a thousand times slower
+#: than ``expert``, so the skill measures' game counts stay with SKILLED and the claims repeat
+#: their skill comparisons with this one on fewer deals, to check that a finding survives
+#: stronger play.
+STRONGEST = "search"
