@@ -465,24 +465,10 @@ def run(ctx) -> dict:
     data["summary"]["draw_limit=3"] = data["summary"]["standard"]
 
     ctx.log("skill: standard and stacking")
-    outs = focal_outcomes_many(runner, [single(STD, players=P4),
-                                        single(STD.replace(stacking=True), players=P4)],
-                               (SKILLED, UNSKILLED), UNSKILLED, counts["claim_skill"],
-                               seeds["claim_skill"])
-    data["skill"] = {n: skill_per_game(o, SKILLED, UNSKILLED)
-                     for n, o in zip(("standard", "stacking"), outs)}
-    data["skill_cmp"] = {n: compare_policies(o, SKILLED, UNSKILLED)
-                         for n, o in zip(("standard", "stacking"), outs)}
+    data["skill"], data["skill_cmp"] = stacking_skill(ctx, SKILLED, "claim_skill")
     ctx.log(f"skill with {STRONGEST}: standard and stacking (fewer deals)")
-    strong = focal_outcomes_many(runner, [single(STD, players=P4),
-                                          single(STD.replace(stacking=True), players=P4)],
-                                 (STRONGEST, UNSKILLED), UNSKILLED, counts["claim_skill_search"],
-                                 seeds["claim_skill_search"])
-    data["skill_strong"] = {n: compare_policies(o, STRONGEST, UNSKILLED)
-                            for n, o in zip(("standard", "stacking"), strong)}
-    data["skill_strong_diff"] = paired_difference(
-        skill_per_game(strong[1], STRONGEST, UNSKILLED),
-        skill_per_game(strong[0], STRONGEST, UNSKILLED))
+    per_game, data["skill_strong"] = stacking_skill(ctx, STRONGEST, "claim_skill_search")
+    data["skill_strong_diff"] = paired_difference(per_game["stacking"], per_game["standard"])
 
     ctx.log("hold or dump: the matched pair, and the timing of the eights")
     data["hold_dump"] = run_hold_dump(ctx)
@@ -520,6 +506,18 @@ def run(ctx) -> dict:
                                seeds["claim_skill_search"]), STRONGEST, UNSKILLED)
     data["two"] = two
     return data
+
+
+def stacking_skill(ctx, skilled: str, count: str) -> tuple[dict, dict]:
+    """Skill (``skilled`` against UNSKILLED, the others UNSKILLED) under standard and with
+    stacking, 4 players: per game, and as the paired comparison of the two focal policies."""
+    outs = focal_outcomes_many(ctx.runner, [single(STD, players=P4),
+                                            single(STD.replace(stacking=True), players=P4)],
+                               (skilled, UNSKILLED), UNSKILLED, ctx.counts[count],
+                               ctx.seeds[count])
+    names = ("standard", "stacking")
+    return ({n: skill_per_game(o, skilled, UNSKILLED) for n, o in zip(names, outs)},
+            {n: compare_policies(o, skilled, UNSKILLED) for n, o in zip(names, outs)})
 
 
 def run_hold_dump(ctx) -> dict:
