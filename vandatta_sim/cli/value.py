@@ -157,7 +157,8 @@ def value_text(table, rules, policy: str, seed: int) -> str:
             row += [f"{int(r['match_games']):,}", fmt(row_estimate(r, "match_deals"), "num", 1),
                     fmt(row_estimate(r, "match_win"), "pp", 2)]
         rows.append(row)
-    corr = table["corr_win"].agg(["min", "max"])
+    low, high = (f"{x:.2f}" for x in table["corr_win"].agg(["min", "max"]))
+    spread = low if low == high else f"{low}–{high}"
     lines = [f"Value of one more card: rules key {rules.key()} (match {rules.match}), "
              f"policies {policy}, seed {seed}",
              format_table(header, rows, "lrlr" + "r" * (len(header) - 4), style="text"),
@@ -167,6 +168,6 @@ def value_text(table, rules, policy: str, seed: int) -> str:
              "differences; n.s. = the interval holds 0.",
              "Δ points < 0: fewer penalty points. break-even: the rank's score at which Δ "
              "points = 0, play held fixed (delta-method interval).",
-             f"Pairing: the two deal outcomes correlate {corr['min']:.2f}–{corr['max']:.2f} "
-             "(win); the later draws differ after the exchange."]
+             f"Pairing: the two deal outcomes correlate {spread} (win); the later draws "
+             "differ after the exchange."]
     return "\n".join(lines)
