@@ -80,8 +80,12 @@ def interrupts_end_the_run(message: str):
             handler.received = handler.received or signal.SIGINT
         if handler.received is not None:  # also one that a library swallowed
             sys.stderr.write(f"\n{message}\n")
+            sys.stdout.flush()
             sys.stderr.flush()
-            sys.exit(128 + handler.received)
+            # The run has cleaned up (the store records it as interrupted). Leave at once: a
+            # KeyboardInterrupt still pending in a library, raised while SystemExit unwound the
+            # interpreter, once turned the exit status into death by SIGINT (-2) after SIGTERM.
+            os._exit(128 + handler.received)
     finally:
         for sig, old in previous.items():
             signal.signal(sig, old)
