@@ -1,10 +1,13 @@
-"""One seat of a policy against a table of another, standard single deals, seat rotated.
+"""One seat of a policy against a table of another, seat rotated (default: standard, single deals).
 
-    python scripts/one_seat_against.py PLAYERS SPEC[,SPEC...] DEALS [OPPONENT] [PRESET]
+    python scripts/one_seat_against.py PLAYERS SPEC[,SPEC...] GAMES [OPPONENT] [PRESET] [MATCH]
     python scripts/one_seat_against.py 4 search:budget=8,search,search:budget=128 2000
+    python scripts/one_seat_against.py 4 search,search:objective=match 800 expert standard \
+        elimination:100
 
-Prints the focal seat's win rate with a normal 95% half-width (DEALS split evenly over the
-seats, seed 5 + seat). The closing notes quote it for the search player's budget curve.
+Prints the focal seat's win rate (of deals, or of matches with MATCH) with a normal 95%
+half-width (GAMES split evenly over the seats, seed 5 + seat). The closing notes quote it for
+the search player's budget curve.
 """
 
 import sys
@@ -20,7 +23,7 @@ def main() -> None:
     players, specs, deals = int(sys.argv[1]), sys.argv[2].split(","), int(sys.argv[3])
     opponent = sys.argv[4] if len(sys.argv) > 4 else "expert"
     rules = get_preset(sys.argv[5] if len(sys.argv) > 5 else "standard").replace(
-        players=players, match="single")
+        players=players, match=sys.argv[6] if len(sys.argv) > 6 else "single")
     for spec in specs:
         wins = total = 0
         start = time.perf_counter()

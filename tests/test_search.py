@@ -23,7 +23,7 @@ def test_search_specs_are_canonical_and_checked():
     assert (code >> E.SEARCH_ROLLOUT_SHIFT) & E.ROLLOUT_KIND == E.POL_GREEDY
     for bad, message in [("search:budget=7", "allowed: 32, 1, 2"),
                          ("search:rollout=search", "allowed: expert, greedy"),
-                         ("search:objective=match", "allowed: win, points")]:
+                         ("search:objective=fun", "allowed: win, points, match")]:
         with pytest.raises(SimulationError, match=message):
             check_policy(bad)
 
@@ -151,3 +151,20 @@ def test_estimate_options_read_back():
     assert estimate_option((eight + 2) | 1 << 12) == f"{card_name(eight)} (no stack)"
     assert estimate_option(1) == "draw"
     assert estimate_option(0) == "rollout"
+
+
+def test_the_match_objective_plays_the_match_on():
+    # in single deals the match is the deal: the same games as the win objective
+    single = SINGLE.replace(players=3)
+    seats = ["search:budget=4:objective=match", "expert", "expert"]
+    assert simulate(single, 30, seed=6, policies=seats).equals(
+        simulate(single, 30, seed=6, policies=["search:budget=4", "expert", "expert"]))
+    # in a match its playouts score the match, so its choices (and the games) change
+    match = SINGLE.replace(players=3, match="elimination:50")
+    by_match = simulate(match, 12, seed=6, policies=seats, threads=2)
+    by_deal = simulate(match, 12, seed=6, policies=["search:budget=4", "expert", "expert"])
+    assert not by_match.equals(by_deal)
+    assert by_match.equals(simulate(match, 12, seed=6, policies=seats, threads=1))
+    for game in range(3):
+        trace = trace_game(match, 6, game, policies=seats)
+        assert referee(trace, match)["winner"] == by_match.winner[game]

@@ -99,9 +99,10 @@ C_SIZE = C_SCRIPT + TALON_SIZE
 # --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays -------
 (S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
  S_START_SUIT, S_PLAYS, S_DRAWS, S_NEV, S_CALL_FORGOT, S_TURNS, S_SWAPPED, S_SCRIPTED,
- S_FORCE_SUIT, S_NO_STACK, S_SIZE) = range(21)
+ S_FORCE_SUIT, S_NO_STACK, S_DEAL_NO, S_SIZE) = range(22)
 # S_FORCE_SUIT / S_NO_STACK: the search player's choice for the move it is making (the suit an
-# eight names, whether to stop stacking); -1 / 0 when no choice is forced
+# eight names, whether to stop stacking); -1 / 0 when no choice is forced. S_DEAL_NO: the
+# match's deal under way (0 first), for a playout that plays the match on.
 G_TALON = S_SIZE
 G_DISCARD = G_TALON + TALON_SIZE
 G_LACKS = G_DISCARD + TALON_SIZE  # per position: bit s = has shown it cannot follow suit s
@@ -134,12 +135,14 @@ EIGHTS_AT_SHIFT = 4
 EIGHTS_AT_MAX = 15
 # search: determinized Monte Carlo (see the section "the search player"). Its options: budget
 # (worlds sampled per decision; every option is played out in each), the rollout policy that
-# plays every seat in the playouts, and the objective (win the deal, or fewest points).
+# plays every seat in the playouts, and the objective (win the deal, fewest points, or win the
+# match: its playouts then play the rest of the match).
 SEARCH_ROLLOUT_SHIFT = 3  # 2 bits: the rollout policy's POL_* (random … eight-dumper)
 ROLLOUT_KIND = 3
 OPT_SEARCH_POINTS = 1 << 5  # objective=points
 SEARCH_MARGIN_SHIFT = 6  # 2 bits: standard errors an option must lead the rollout move by
-SEARCH_BUDGET_SHIFT = 8
+SEARCH_BUDGET_SHIFT = 8  # 16 bits
+OPT_SEARCH_MATCH = 1 << 24  # objective=match
 SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
@@ -148,7 +151,7 @@ POLICY_OPTIONS = {
         "budget": {str(b): b << SEARCH_BUDGET_SHIFT for b in SEARCH_BUDGETS},
         "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
                     for name in ("expert", "greedy", "random", "eight-dumper")},
-        "objective": {"win": 0, "points": OPT_SEARCH_POINTS},
+        "objective": {"win": 0, "points": OPT_SEARCH_POINTS, "match": OPT_SEARCH_MATCH},
         "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
@@ -1248,9 +1251,9 @@ _playout_turns = njit(_turn_loop.py_func)
 
 
 @inline
-def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
-    """Play one deal among the n seats ``seats`` (förhand first, dealer last).
-    Returns the winner's position, -1 if blocked, -2 if capped; fills ``deal_points``."""
+def _deal_hands(C, G, H, tr, n, deal_no):
+    """A new deal's pack and hands among the n seats of G_SEATS (förhand first, dealer last)."""
+    G[S_DEAL_NO] = deal_no
     G[S_ND] = 0
     G[S_DIR] = 1
     G[S_DUTY_ACE] = 0
@@ -1282,6 +1285,20 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
             card = _take(G, H)
             _hand_add(H, q, card)
             _emit(G, tr, EV_DEAL, _seat(G, q), card, 0)
+
+
+@inline
+def _hand_points_all(C, G, H, n):
+    """Each position's penalty points for the hand it holds, into G_POINTS."""
+    for q in range(n):
+        G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
+
+
+@inline
+def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
+    """Play one deal among the n seats of G_SEATS (förhand first, dealer last).
+    Returns the winner's position, -1 if blocked, -2 if capped; fills G_POINTS."""
+    _deal_hands(C, G, H, tr, n, deal_no)
     if swap_rank >= 0 and deal_no == 0:
         _swap_in(G, H, tr, swap_pos, swap_rank)
     if deal_no == 0:
@@ -1291,8 +1308,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     _start_card(C, G, H, tr, n)
     result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0)
     G[S_TURNS] = turns
-    for q in range(n):
-        G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
+    _hand_points_all(C, G, H, n)
     _emit(G, tr, EV_END_DEAL, _seat(G, result) if result >= 0 else -1, reason, 0)
     return result
 
@@ -1305,15 +1321,16 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
 # options, then samples ``budget`` worlds consistent with what its seat knows: its own hand, the
 # discard pile, the other hands' sizes, the suits the others have shown they lack; the unseen
 # cards are dealt at random to the other hands and the talon. In every world it plays each
-# option out to the end of the deal (every seat, itself included, playing the rollout policy,
-# the same random numbers for every option of a world). Its first option is the rollout
-# policy's own move; it plays another only where that one's mean outcome (deals won, or fewest
-# points) is better by more than ``margin`` standard errors of the paired difference (flat Monte
-# Carlo over a dozen options picks noise otherwise: measured, budget 32 without this rule won
-# 21% against three experts, below their 25%). Its random numbers come from a stream of its own,
-# seeded with one number of the game's stream per decision, so a game still depends only on
-# (seed, game, rules, seats), and the decision depends only on the seat's information and that
-# stream (tests/test_search.py checks both).
+# option out to the end of the deal (with objective=match in a match: to the end of the match),
+# every seat, itself included, playing the rollout policy, the same random numbers for every
+# option of a world. Its first option is the rollout policy's own move; it plays another only
+# where that one's mean outcome (deals or matches won, or fewest points) is better by more than
+# ``margin`` standard errors of the paired difference (flat Monte Carlo over a dozen options
+# picks noise otherwise: measured, budget 32 without this rule won 21% against three experts,
+# below their 25%). Its random numbers come from a stream of its own, seeded with one number of
+# the game's stream per decision, so a game still depends only on (seed, game, rules, seats),
+# and the decision depends only on the seat's information and that stream (tests/test_search.py
+# checks both).
 MAX_OPTIONS = 64
 SEARCH_SEEDED = 0x5EA5C4  # mixed into the search stream's seed (a stream apart from the game's)
 
@@ -1362,6 +1379,40 @@ def search_options(C, H, p, m, may_pass, cards, suits, no_stack):
         no_stack[k] = 0
         k += 1
     return k
+
+
+@njit
+def _search_choices(C, G, H, p, duty, cards, suits, no_stack):
+    """Fill the option arrays for p's move (an answer to a duty where ``duty``); returns their
+    number, 0 where p has no card it may play (it draws: nothing to choose)."""
+    if duty:
+        m = _duty_answers(C, G, H, p)
+    else:
+        m = _legal(C, G, H[p], _hand_count(H, p), _on_top(C, G))
+    if m == ZERO:
+        return 0
+    return search_options(C, H, p, m, not C[R_MUST_PLAY], cards, suits, no_stack)
+
+
+@njit
+def _playout_match(C, G, H, tr, n, res):
+    """The rest of the match after a playout's deal ended with ``res`` (G_POINTS not yet
+    filled), every seat playing C's policies: the match winner's seat, or -1."""
+    n_seats = C[R_PLAYERS]
+    deal_no = G[S_DEAL_NO]
+    dealer = _seat(G, n - 1)
+    while deal_no < DEAL_CAP:
+        _hand_points_all(C, G, H, n)
+        winner = _after_deal(C, G, tr, n, res, deal_no)
+        if winner != MATCH_GOES_ON:
+            return winner
+        dealer = _next_dealer(G, n_seats, dealer)
+        n = _seat_order(G, n_seats, dealer)
+        deal_no += 1
+        _deal_hands(C, G, H, tr, n, deal_no)
+        _start_card(C, G, H, tr, n)
+        res, _, _ = _playout_turns(C, G, H, tr, n, 0, ROLLOUT_TURNS, NO_FORCE, 0)
+    return -1
 
 
 @njit
@@ -1414,9 +1465,9 @@ def _determinize(C, G, H, Gw, Hw, p, n, S, pool):
 
 @njit
 def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
-    """Each option's total outcome over the budget's worlds (deals won, or minus p's points),
-    and the sum of squares of its difference from option 0's, world by world; with the seat's
-    own random stream S; depends on nothing p cannot see."""
+    """Each option's total outcome over the budget's worlds (deals won, minus p's points, or
+    matches won), and the sum of squares of its difference from option 0's, world by world;
+    with the seat's own random stream S; depends on nothing p cannot see."""
     pol = C[C_POL + _seat(G, p)]
     budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
     Cr_memory = np.empty(C_SIZE, np.int64)
@@ -1451,6 +1502,9 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
                                           duty)
             if pol & OPT_SEARCH_POINTS:
                 outcome = -1.0 * _hand_points(C, H2[p], H2[HI + p])
+            elif pol & OPT_SEARCH_MATCH and C[R_MATCH_KIND] != M_SINGLE:
+                winner = _playout_match(Cr, G2, H2, no_trace, n, result)
+                outcome = 1.0 if winner == _seat(G, p) else 0.0
             else:
                 outcome = 1.0 if result == p else 0.0
             if o == 0:
@@ -1464,17 +1518,12 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
 
 @njit
 def _search_move(C, G, H, tr, p, n, duty):
-    if duty:
-        m = _duty_answers(C, G, H, p)
-    else:
-        m = _legal(C, G, H[p], _hand_count(H, p), _on_top(C, G))
-    if m == ZERO:
-        return NO_FORCE  # nothing to choose: it draws
-    may_pass = not C[R_MUST_PLAY]
     cards = np.empty(MAX_OPTIONS, np.int64)
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
-    k = search_options(C, H, p, m, may_pass, cards, suits, no_stack)
+    k = _search_choices(C, G, H, p, duty, cards, suits, no_stack)
+    if k == 0:
+        return NO_FORCE  # nothing to choose: it draws
     best = 0
     if k > 2:  # option 0 and one card: the rollout policy plays that card anyway
         S = np.empty(H_SIZE, np.uint64)
@@ -1509,11 +1558,10 @@ def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     C = _unchecked(constants)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
-    m = _legal(C, G, H[p], _hand_count(H, p), _on_top(C, G))
     cards = np.empty(MAX_OPTIONS, np.int64)
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
-    k = search_options(C, H, p, m, not C[R_MUST_PLAY], cards, suits, no_stack)
+    k = _search_choices(C, G, H, p, False, cards, suits, no_stack)
     S = np.empty(H_SIZE, np.uint64)
     _seed_rng(S, np.uint64(seed))
     totals, squares = search_values(C, G, H, p, n, False, cards, suits, no_stack, k, S)
@@ -1541,12 +1589,81 @@ def _lowest_total(G, n):
     return -1 if tie else best
 
 
+MATCH_GOES_ON = -3  # _after_deal: the match is not over
+
+
+@inline
+def _seat_order(G, n_seats, dealer):
+    """Fill G_SEATS with the seats still in the match in playing order, förhand first and
+    ``dealer`` last; returns their number."""
+    n = 0
+    q = dealer
+    for _ in range(n_seats):
+        q = (q + 1) % n_seats
+        if G[G_ACTIVE + q]:
+            G[G_SEATS + n] = q
+            n += 1
+    return n
+
+
+@inline
+def _next_dealer(G, n_seats, dealer):
+    """The first seat after ``dealer`` still in the match."""
+    q = dealer
+    for _ in range(n_seats):
+        q = (q + 1) % n_seats
+        if G[G_ACTIVE + q]:
+            return q
+    return dealer
+
+
+@inline
+def _after_deal(C, G, tr, n, res, deal_no):
+    """Score deal ``deal_no`` (result ``res`` as _play_deal's, points in G_POINTS) into the
+    match and eliminate who is out: the match winner's seat, -1 where the match ended without
+    one, or MATCH_GOES_ON."""
+    kind = C[R_MATCH_KIND]
+    target = C[R_MATCH_PARAM]
+    for k in range(n):
+        G[G_TOTALS + _seat(G, k)] += G[G_POINTS + k]
+        _emit(G, tr, EV_SCORE, _seat(G, k), G[G_POINTS + k], G[G_TOTALS + _seat(G, k)])
+    if res >= 0:
+        G[G_WINS + _seat(G, res)] += 1
+    if kind == M_SINGLE:
+        return _seat(G, res) if res >= 0 else -1
+    if res == -2:  # a capped deal ends the match undecided
+        return -1
+    if kind == M_DEALS:
+        if deal_no + 1 >= target:
+            return _lowest_total(G, n)
+    elif kind == M_BEST_OF:
+        if res >= 0 and G[G_WINS + _seat(G, res)] >= target // 2 + 1:
+            return _seat(G, res)
+    else:
+        n_out = 0
+        for k in range(n):
+            t = G[G_TOTALS + _seat(G, k)]
+            if t > target or (t == target and not C[R_ELIM_PASS]):
+                n_out += 1
+        if n_out == n:
+            return _lowest_total(G, n)
+        for k in range(n):
+            t = G[G_TOTALS + _seat(G, k)]
+            if t > target or (t == target and not C[R_ELIM_PASS]):
+                G[G_ACTIVE + _seat(G, k)] = 0
+                _emit(G, tr, EV_ELIMINATED, _seat(G, k), 0, 0)
+        if n - n_out == 1:
+            for k in range(n):
+                if G[G_ACTIVE + _seat(G, k)]:
+                    return _seat(G, k)
+            return -1
+    return MATCH_GOES_ON
+
+
 @inline
 def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
     """One game: a single deal or a whole match, by C[R_MATCH_KIND]."""
     n_seats = C[R_PLAYERS]
-    kind = C[R_MATCH_KIND]
-    target = C[R_MATCH_PARAM]
     for q in range(n_seats):
         G[G_ACTIVE + q] = 1
         G[G_TOTALS + q] = 0
@@ -1558,13 +1675,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
     winner = -1
     G[S_SWAPPED] = 0
     for deal_no in range(DEAL_CAP):
-        n = 0
-        q = dealer
-        for _ in range(n_seats):  # seats in playing order, förhand first, the dealer last
-            q = (q + 1) % n_seats
-            if G[G_ACTIVE + q]:
-                G[G_SEATS + n] = q
-                n += 1
+        n = _seat_order(G, n_seats, dealer)
         swap_pos = 0
         if swap_rank >= 0:
             for k in range(n):
@@ -1578,56 +1689,18 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         out[O_RESHUFFLES] += G[S_RESHUFFLES]
         if deal_no == 0:
             out[O_FIRST_WINNER] = _seat(G, res) if res >= 0 else -1
-        for k in range(n):
-            G[G_TOTALS + _seat(G, k)] += G[G_POINTS + k]
-            _emit(G, tr, EV_SCORE, _seat(G, k), G[G_POINTS + k], G[G_TOTALS + _seat(G, k)])
         if res == -1:
             out[O_BLOCKED] += 1
-        elif res >= 0:
-            G[G_WINS + _seat(G, res)] += 1
-        if kind == M_SINGLE:
-            winner = _seat(G, res) if res >= 0 else -1
-            out[O_CAPPED] = 1 if res == -2 else 0
-            break
-        if res == -2:
+        elif res == -2:
             out[O_CAPPED] = 1
+        winner = _after_deal(C, G, tr, n, res, deal_no)
+        if winner != MATCH_GOES_ON:
             break
-        if kind == M_DEALS:
-            if deal_no + 1 >= target:
-                winner = _lowest_total(G, n)
-                break
-        elif kind == M_BEST_OF:
-            if res >= 0 and G[G_WINS + _seat(G, res)] >= target // 2 + 1:
-                winner = _seat(G, res)
-                break
-        else:
-            n_out = 0
-            for k in range(n):
-                t = G[G_TOTALS + _seat(G, k)]
-                if t > target or (t == target and not C[R_ELIM_PASS]):
-                    n_out += 1
-            if n_out == n:
-                winner = _lowest_total(G, n)
-                break
-            for k in range(n):
-                t = G[G_TOTALS + _seat(G, k)]
-                if t > target or (t == target and not C[R_ELIM_PASS]):
-                    G[G_ACTIVE + _seat(G, k)] = 0
-                    _emit(G, tr, EV_ELIMINATED, _seat(G, k), 0, 0)
-            if n - n_out == 1:
-                for k in range(n):
-                    if G[G_ACTIVE + _seat(G, k)]:
-                        winner = _seat(G, k)
-                break
-        q = dealer
-        for _ in range(n_seats):
-            q = (q + 1) % n_seats
-            if G[G_ACTIVE + q]:
-                dealer = q
-                break
+        dealer = _next_dealer(G, n_seats, dealer)
     else:
         out[O_CAPPED] = 1
-    if kind != M_SINGLE:
+        winner = -1
+    if C[R_MATCH_KIND] != M_SINGLE:
         _emit(G, tr, EV_END_MATCH, winner, out[O_DEALS], 0)
     out[O_WINNER] = winner
     out[O_SWAPPED] = G[S_SWAPPED]

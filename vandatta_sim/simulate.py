@@ -65,7 +65,7 @@ def _policy_parts(name) -> tuple[str, dict[str, str]]:
     if base not in E.POLICIES:
         raise SimulationError(f"policy {text!r} is not allowed; allowed: {', '.join(E.POLICIES)}"
                               " (options: expert:eights=hold|dump|K, search:budget=N:rollout=P"
-                              ":objective=win|points)")
+                              ":objective=win|points|match)")
     allowed = E.POLICY_OPTIONS.get(base, {})
     options = {option: next(iter(values)) for option, values in allowed.items()}
     given = set()
