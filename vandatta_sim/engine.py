@@ -1395,9 +1395,11 @@ def _search_choices(C, G, H, p, duty, cards, suits, no_stack):
 
 
 @njit
-def _playout_match(C, G, H, tr, n, res):
+def _playout_match(C, G, H, tr, n, res, world_seed):
     """The rest of the match after a playout's deal ended with ``res`` (G_POINTS not yet
-    filled), every seat playing C's policies: the match winner's seat, or -1."""
+    filled), every seat playing C's policies: the match winner's seat, or -1. Each later deal's
+    stream starts from ``world_seed`` and the deal's number, so that every option of a world
+    meets the same later deals (common random numbers, as far as the options' matches allow)."""
     n_seats = C[R_PLAYERS]
     deal_no = G[S_DEAL_NO]
     dealer = _seat(G, n - 1)
@@ -1409,6 +1411,7 @@ def _playout_match(C, G, H, tr, n, res):
         dealer = _next_dealer(G, n_seats, dealer)
         n = _seat_order(G, n_seats, dealer)
         deal_no += 1
+        _seed_rng(H, _mix64(world_seed ^ (np.uint64(deal_no) * GOLDEN)))
         _deal_hands(C, G, H, tr, n, deal_no)
         _start_card(C, G, H, tr, n)
         res, _, _ = _playout_turns(C, G, H, tr, n, 0, ROLLOUT_TURNS, NO_FORCE, 0)
@@ -1503,7 +1506,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
             if pol & OPT_SEARCH_POINTS:
                 outcome = -1.0 * _hand_points(C, H2[p], H2[HI + p])
             elif pol & OPT_SEARCH_MATCH and C[R_MATCH_KIND] != M_SINGLE:
-                winner = _playout_match(Cr, G2, H2, no_trace, n, result)
+                winner = _playout_match(Cr, G2, H2, no_trace, n, result, playout_seed)
                 outcome = 1.0 if winner == _seat(G, p) else 0.0
             else:
                 outcome = 1.0 if result == p else 0.0
