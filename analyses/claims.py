@@ -10,7 +10,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from vandatta_sim.report.designs import (card_values, compare_policies, focal_outcomes,
-                                         focal_outcomes_many, skill_per_game, swap_effects,
+                                         skill_comparisons, skill_per_game, swap_effects,
                                          swap_pairs)
 from vandatta_sim.report.markdown import column_estimate, fmt
 from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
@@ -511,13 +511,12 @@ def run(ctx) -> dict:
 def stacking_skill(ctx, skilled: str, count: str) -> tuple[dict, dict]:
     """Skill (``skilled`` against UNSKILLED, the others UNSKILLED) under standard and with
     stacking, 4 players: per game, and as the paired comparison of the two focal policies."""
-    outs = focal_outcomes_many(ctx.runner, [single(STD, players=P4),
+    skills = skill_comparisons(ctx.runner, [single(STD, players=P4),
                                             single(STD.replace(stacking=True), players=P4)],
-                               (skilled, UNSKILLED), UNSKILLED, ctx.counts[count],
-                               ctx.seeds[count])
+                               skilled, UNSKILLED, ctx.counts[count], ctx.seeds[count])
     names = ("standard", "stacking")
-    return ({n: skill_per_game(o, skilled, UNSKILLED) for n, o in zip(names, outs)},
-            {n: compare_policies(o, skilled, UNSKILLED) for n, o in zip(names, outs)})
+    return ({n: per_game for n, (per_game, _) in zip(names, skills)},
+            {n: cmp for n, (_, cmp) in zip(names, skills)})
 
 
 def run_hold_dump(ctx) -> dict:

@@ -47,6 +47,7 @@ FULL = {
     "variant_deals": 50_000,   # per (variant, players): single deals
     "variant_matches": 10_000,  # per variant: matches to 100 at four players
     "variant_skill": 25_000,   # per (variant, policy, focal seat): single deals, four players
+    "variant_skill_search": 500,  # the same with `search` as the skilled player (slow)
     # claims.md
     "forhand_deals": 1_000_000,  # per number of players: single deals, standard
     "claim_deals": 200_000,    # per rule set in the deal-length and eights comparisons
@@ -79,6 +80,8 @@ COUNT_NOTES = {
     "variant_matches": ("variants", "matches to 100 per variant, 4 players"),
     "variant_skill": ("variants", "single deals per (variant, focal policy, focal seat), "
                       "4 players"),
+    "variant_skill_search": ("variants", "single deals per (variant, focal policy, focal "
+                             "seat), 4 players, in the skill check with `search`"),
     "forhand_deals": ("claims 1 and 7", "single deals per number of players, standard"),
     "claim_deals": ("claims 2, 3 and 6", "single deals per rule set, 4 players"),
     "claim_skill": ("claims 2, 5 and 10", "single deals per (rule set or players, focal "
@@ -93,6 +96,7 @@ QUICK = {
     "value_search": 20,
     "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
+    "variant_skill_search": 20,
     "forhand_deals": 5_000, "claim_deals": 2_000, "claim_skill": 1_000, "claim_swap": 2_000,
     "claim_skill_search": 20,
 }
@@ -111,6 +115,7 @@ SEEDS = {
     "variant_deals": 9_001,
     "variant_matches": 9_002,
     "variant_skill": 9_100,
+    "variant_skill_search": 9_100,  # the skill runs' seed: its random-focal deals are theirs
     "forhand_deals": 4_001,
     "claim_deals": 4_002,
     "claim_skill": 4_100,

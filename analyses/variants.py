@@ -10,16 +10,17 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.lines import Line2D
 
-from vandatta_sim.report.designs import compare_policies, focal_outcomes_many, skill_per_game
+from vandatta_sim.report.designs import skill_comparisons
 from vandatta_sim.report.markdown import fmt
 from vandatta_sim.plots import (mark_beyond, needs_log_axis, outlier_limit, plain_log_axis,
                                 quantile_rows)
-from vandatta_sim.report.measures import (SKILLED, UNSKILLED, deal_summary, forhand_advantage,
-                                          match_summary, mean_points, quantiles)
+from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
+                                          forhand_advantage, match_summary, mean_points,
+                                          quantiles)
 from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import CALL_FORGET, Variant, single
 from vandatta_sim.report.variants import variants as all_variants
-from vandatta_sim.stats import paired_difference
+from vandatta_sim.stats import Estimate, paired_difference
 from vandatta_sim.tables import format_table
 
 MAIN_PLAYERS = 4
@@ -48,21 +49,146 @@ def run_all(ctx: common.Context, variants: list[Variant]) -> dict:
     for v, df in zip(variants, ctx.runner.run(configs, ctx.counts["variant_matches"],
                                               ctx.seeds["variant_matches"])):
         res[v.name]["match"] = match_summary(df)
-    ctx.log(f"skill: {SKILLED} against {UNSKILLED}")
-    outcomes = focal_outcomes_many(
-        ctx.runner, [single(v.rules, players=MAIN_PLAYERS) for v in variants],
-        (SKILLED, UNSKILLED), UNSKILLED, ctx.counts["variant_skill"], ctx.seeds["variant_skill"],
-        [v.forget for v in variants])
-    for v, out in zip(variants, outcomes):
-        res[v.name]["skill"] = compare_policies(out, SKILLED, UNSKILLED)
-        res[v.name]["skill_games"] = skill_per_game(out, SKILLED, UNSKILLED)
+    for v, (per_game, cmp) in zip(variants, skill_of(ctx, variants, SKILLED, "variant_skill")):
+        res[v.name]["skill"], res[v.name]["skill_games"] = cmp, per_game
+    strong = skill_of(ctx, variants, STRONGEST, "variant_skill_search")
+    # the random focal seat's games of the strong run are the first games of the expert run
+    # (same seeds), so search − expert is paired on them: (S − R) − (E − R) = S − E per game
+    paired = ctx.seeds["variant_skill_search"] == ctx.seeds["variant_skill"]
+    shared = min(ctx.counts["variant_skill_search"], ctx.counts["variant_skill"])
+    for v, (per_game, cmp) in zip(variants, strong):
+        r = res[v.name]
+        r["strong"], r["strong_games"] = cmp, per_game
+        r["strong_vs_skilled"] = (paired_difference(
+            leading_games(per_game, MAIN_PLAYERS, shared),
+            leading_games(r["skill_games"], MAIN_PLAYERS, shared)) if paired else None)
     # paired comparisons with each variant's baseline (same seeds and game indices)
     for v in variants:
         r, b = res[v.name], res[v.baseline]
         r["delta"] = {k: paired_difference(r["arrays"][k], b["arrays"][k])
                       for k in ("turns", "plays", "draws", "points")}
         r["delta_skill"] = paired_difference(r["skill_games"], b["skill_games"])
+        r["delta_strong"] = paired_difference(r["strong_games"], b["strong_games"])
+        r["survival"] = (None if v.name == v.baseline
+                         else survival(r["delta_skill"], r["delta_strong"]))
     return res
+
+
+def skill_of(ctx: common.Context, variants: list[Variant], skilled: str, count: str) -> list:
+    """Skill of ``skilled`` over UNSKILLED in every variant, 4 players, single deals, with the
+    game count and seed named ``count`` (per variant: per-game differences, comparison)."""
+    ctx.log(f"skill: {skilled} against {UNSKILLED} ({ctx.counts[count]:,} deals per seat)")
+    return skill_comparisons(ctx.runner, [single(v.rules, players=MAIN_PLAYERS) for v in variants],
+                             skilled, UNSKILLED, ctx.counts[count], ctx.seeds[count],
+                             [v.forget for v in variants])
+
+
+def leading_games(per_game: np.ndarray, seats: int, games: int) -> np.ndarray:
+    """The first ``games`` games of every focal seat of a per-(seat, game) array whose rows run
+    seat by seat (:func:`skill_per_game`)."""
+    return np.asarray(per_game).reshape(seats, -1)[:, :games].ravel()
+
+
+#: Whether a significant Δ skill measured with SKILLED holds with STRONGEST (in table order).
+SURVIVES = "survives"
+SAME_SIGN = "same sign, not distinguishable"
+OPPOSITE_SIGN = "opposite sign, not distinguishable"
+REVERSED = "reversed"
+
+
+def survival(skilled: Estimate, strong: Estimate) -> str | None:
+    """Does a Δ skill vs baseline measured with SKILLED survive stronger play? None where the
+    SKILLED difference is not significant (no finding to check); otherwise :data:`SURVIVES`
+    (same sign, interval without 0), :data:`SAME_SIGN`, :data:`OPPOSITE_SIGN` (the interval
+    holds 0) or :data:`REVERSED` (opposite sign, interval without 0)."""
+    if not skilled.significant:
+        return None
+    same = np.sign(strong.value) == np.sign(skilled.value)
+    if strong.significant:
+        return SURVIVES if same else REVERSED
+    return SAME_SIGN if same else OPPOSITE_SIGN
+
+
+def strong_table(variants, res) -> str:
+    """Skill with STRONGEST beside SKILLED's, and whether each Δ skill finding survives."""
+    rows = []
+    for v in variants:
+        r = res[v.name]
+        same = v.name == v.baseline
+        rows.append([
+            f"`{v.name}`" if v.group == "preset" else v.name,
+            fmt(r["strong"]["win"], "pp", 1),
+            "–" if r["strong_vs_skilled"] is None else fmt(r["strong_vs_skilled"], "pp", 1),
+            "–" if same else fmt(r["delta_skill"], "pp", 1),
+            "–" if same else fmt(r["delta_strong"], "pp", 1),
+            r["survival"] or "–",
+        ])
+    return format_table(
+        ["variant", f"skill: Δ win {STRONGEST} − {UNSKILLED}",
+         f"skill {STRONGEST} − skill {SKILLED} (paired)", f"Δ skill vs baseline: {SKILLED}",
+         f"Δ skill vs baseline: {STRONGEST}", f"{SKILLED}'s finding with {STRONGEST}"], rows,
+        "l" + "r" * 4 + "l")
+
+
+def strong_section(ctx, variants, res) -> str:
+    """The skill check with STRONGEST: what it measures, STRONGEST against SKILLED at the
+    baseline, and the table."""
+    n, std = ctx.counts["variant_skill_search"], res["standard"]
+    vs = std["strong_vs_skilled"]
+    if vs is None:
+        stronger = (f"(not paired here: the two skill runs have different seeds) `{STRONGEST}` "
+                    f"{fmt(std['strong']['win'], 'pp', 1)} against `{SKILLED}` "
+                    f"{fmt(std['skill']['win'], 'pp', 1)}.")
+    else:
+        word = ("stronger than" if vs.low > 0 else "weaker than" if vs.high < 0
+                else "not distinguishable from")
+        stronger = (f"skill with `{STRONGEST}` minus skill with `{SKILLED}`, paired on the "
+                    f"same {n:,} deals per focal seat, is {fmt(vs, 'pp', 1)}: against "
+                    f"`{UNSKILLED}` tables `{STRONGEST}` is **{word}** `{SKILLED}` at this "
+                    "count.")
+    return (
+        "## Skill with stronger play\n\n"
+        f"The skill measure repeated with `{STRONGEST}` (default budget) as the skilled player "
+        f"instead of `{SKILLED}`: the focal seat plays `{STRONGEST}` or `{UNSKILLED}`, the three "
+        f"others `{UNSKILLED}`, {n:,} deals per variant, policy and focal seat, on the seeds "
+        f"of the `{SKILLED}` runs (so the `{UNSKILLED}` focal seat's deals are the first "
+        f"{n:,} of theirs, and skill with `{STRONGEST}` minus skill with `{SKILLED}` is a "
+        f"paired difference per deal). `{STRONGEST}`'s playouts model every other seat as "
+        f"`{SKILLED}`, which `{UNSKILLED}` players are not, so it need not be the stronger "
+        f"player at these tables. At `standard`, {stronger}\n\n"
+        "The last column checks each significant Δ skill vs baseline measured with "
+        f"`{SKILLED}` (a check that the finding survives stronger play, on far fewer deals): "
+        f"*{SURVIVES}*: the Δ with `{STRONGEST}` has the same sign and its interval excludes 0; "
+        f"*{SAME_SIGN}*: same sign, interval holds 0 (too few deals to tell); *{OPPOSITE_SIGN}*; "
+        f"*{REVERSED}*: opposite sign, interval excludes 0. \"–\": no significant finding "
+        f"with `{SKILLED}` to check.\n\n"
+        + strong_table(variants, res) + "\n")
+
+
+def findings(variants, res) -> dict[str, list[str]]:
+    """The variants whose SKILLED Δ skill is significant, by :func:`survival` verdict."""
+    out: dict[str, list[str]] = {k: [] for k in (SURVIVES, SAME_SIGN, OPPOSITE_SIGN, REVERSED)}
+    for v in variants:
+        if res[v.name]["survival"] is not None:
+            out[res[v.name]["survival"]].append(v.name)
+    return out
+
+
+def survival_sentence(variants, res) -> str:
+    """One sentence: which SKILLED Δ-skill findings survive stronger play."""
+    f = findings(variants, res)
+    total = sum(len(names) for names in f.values())
+
+    def names(key):
+        return ", ".join(f"`{n}`" for n in f[key]) or "none"
+
+    return (f"*With stronger play* (section below): of the {total} variants whose Δ skill vs "
+            f"baseline with `{SKILLED}` is significant, {len(f[SURVIVES])} keep it with "
+            f"`{STRONGEST}` (same sign, interval without 0: {names(SURVIVES)}); "
+            f"{len(f[SAME_SIGN])} keep the sign but are not distinguishable from 0 at "
+            f"`{STRONGEST}`'s game count; {len(f[OPPOSITE_SIGN])} change sign without being "
+            f"distinguishable ({names(OPPOSITE_SIGN)}); {len(f[REVERSED])} are reversed "
+            f"({names(REVERSED)}).\n")
 
 
 def summary_table(variants, res) -> str:
@@ -226,7 +352,7 @@ def main() -> None:
     text = common.header("How the variants compare", ctx, "variants.py")
     text += (
         "Every preset of RULES.md §3 and every house rule of §2 changed on its own from "
-        "`standard`. All seats play `expert` (except in the skill column). Unless a column says "
+        "`standard`. All seats play `expert` (except in the skill columns). Unless a column says "
         f"otherwise the table has {MAIN_PLAYERS} players and plays single deals.\n\n"
         "**Design.** All variants play the same seeds and game indices, so game *i* of a variant "
         "and game *i* of its baseline share their random stream (the same deal where the deal "
@@ -241,13 +367,18 @@ def main() -> None:
         "winner's 0 included), under each variant's own scale; *förhand advantage*: P(förhand "
         "wins) minus P(the deal is won) / players; *deals/match*: elimination at 100 under the "
         "variant's scale and elimination rule; *skill*: the focal seat's chance to win when it "
-        f"plays `{SKILLED}` (the strongest player) minus when it plays `{UNSKILLED}`, the three "
-        f"others `{UNSKILLED}`, same deals (focal seat rotating, one seed per seat).\n\n"
+        f"plays `{SKILLED}` (the strongest fast player) minus when it plays `{UNSKILLED}`, the "
+        f"three others `{UNSKILLED}`, same deals (focal seat rotating, one seed per seat); the "
+        f"section *Skill with stronger play* repeats it with `{STRONGEST}` (the strongest "
+        "practical player, about a thousand times slower) on fewer deals.\n\n"
         f"Games: {c['variant_deals']:,} single deals per variant and table size; "
         f"{c['variant_matches']:,} matches per variant; {c['variant_skill']:,} deals per "
-        "variant, policy and focal seat for skill.\n\n")
+        f"variant, policy and focal seat for skill with `{SKILLED}`, "
+        f"{c['variant_skill_search']:,} with `{STRONGEST}`.\n\n")
     text += "## Summary table\n\n" + summary_table(variants, res) + "\n"
+    text += survival_sentence(variants, res) + "\n"
     text += fig_summary(ctx, variants, res) + "\n"
+    text += strong_section(ctx, variants, res)
     text += ("## Deal length\n\nMean turns, plays and draws per deal for every variant "
              "(4 players):\n\n" + fig_length_means(ctx, variants, res) + "\n")
     text += ("Distribution of the deal length for the presets: per preset the middle 50 % and "

@@ -205,6 +205,19 @@ def skill_per_game(outcomes: dict[str, pd.DataFrame], a: str = "expert",
     return (outcomes[a]["win"].to_numpy(np.float64) - outcomes[b]["win"].to_numpy(np.float64))
 
 
+def skill_comparisons(runner: Runner, rule_sets: Sequence[Rules], skilled: str, unskilled: str,
+                      games_per_seat: int, seed: int, forget=0.0
+                      ) -> list[tuple[np.ndarray, dict[str, Estimate]]]:
+    """Skill per rule set: the focal seat plays ``skilled`` or ``unskilled``, the other seats
+    ``unskilled`` (:func:`focal_outcomes_many`). Per rule set the per-game differences
+    (:func:`skill_per_game`, rows seat by seat) and the paired comparison
+    (:func:`compare_policies`, ``skilled`` − ``unskilled``)."""
+    outs = focal_outcomes_many(runner, rule_sets, (skilled, unskilled), unskilled,
+                               games_per_seat, seed, forget)
+    return [(skill_per_game(o, skilled, unskilled), compare_policies(o, skilled, unskilled))
+            for o in outs]
+
+
 # ------------------------------------------------------------------------------------------------
 # hold vs dump: every scale and table size
 # ------------------------------------------------------------------------------------------------
