@@ -48,7 +48,7 @@ reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/variants.py --out $@
 
 # claims reads the eight-value runs back from results/, so eight-value runs first
-reports/claims.md: analyses/claims.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
+reports/claims.md: analyses/claims.py analyses/claims_runs.py analyses/claims_figures.py $(REPORT_LIB) | $(VENV)/.installed reports/eight-value.md
 	$(PY) analyses/claims.py --out $@
 
 reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
