@@ -1621,6 +1621,14 @@ def _next_dealer(G, n_seats, dealer):
 
 
 @inline
+def _is_out(C, G, k, target):
+    """Whether position k's match total eliminates it (past the target, or on it unless
+    eliminate_at is pass)."""
+    t = G[G_TOTALS + _seat(G, k)]
+    return t > target or (t == target and not C[R_ELIM_PASS])
+
+
+@inline
 def _after_deal(C, G, tr, n, res, deal_no):
     """Score deal ``deal_no`` (result ``res`` as _play_deal's, points in G_POINTS) into the
     match and eliminate who is out: the match winner's seat, -1 where the match ended without
@@ -1645,14 +1653,11 @@ def _after_deal(C, G, tr, n, res, deal_no):
     else:
         n_out = 0
         for k in range(n):
-            t = G[G_TOTALS + _seat(G, k)]
-            if t > target or (t == target and not C[R_ELIM_PASS]):
-                n_out += 1
+            n_out += _is_out(C, G, k, target)
         if n_out == n:
             return _lowest_total(G, n)
         for k in range(n):
-            t = G[G_TOTALS + _seat(G, k)]
-            if t > target or (t == target and not C[R_ELIM_PASS]):
+            if _is_out(C, G, k, target):
                 G[G_ACTIVE + _seat(G, k)] = 0
                 _emit(G, tr, EV_ELIMINATED, _seat(G, k), 0, 0)
         if n - n_out == 1:
