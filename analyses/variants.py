@@ -20,6 +20,7 @@ from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_su
 from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import CALL_FORGET, Variant, single
 from vandatta_sim.report.variants import variants as all_variants
+from vandatta_sim.report.verdicts import CONTRADICTED, SUPPORTED, claim_verdict
 from vandatta_sim.stats import Estimate, paired_difference
 from vandatta_sim.tables import format_table
 
@@ -103,10 +104,12 @@ def survival(skilled: Estimate, strong: Estimate) -> str | None:
     holds 0) or :data:`REVERSED` (opposite sign, interval without 0)."""
     if not skilled.significant:
         return None
-    same = np.sign(strong.value) == np.sign(skilled.value)
-    if strong.significant:
-        return SURVIVES if same else REVERSED
-    return SAME_SIGN if same else OPPOSITE_SIGN
+    verdict = claim_verdict(strong, 1 if skilled.value > 0 else -1)
+    if verdict == SUPPORTED:
+        return SURVIVES
+    if verdict == CONTRADICTED:
+        return REVERSED
+    return SAME_SIGN if np.sign(strong.value) == np.sign(skilled.value) else OPPOSITE_SIGN
 
 
 def strong_table(variants, res) -> str:
