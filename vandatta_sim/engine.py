@@ -92,7 +92,14 @@ C_SCALE = R_SIZE  # per card type: its points
 C_VALUE = C_SCALE + N_TYPES
 C_POL = C_VALUE + N_TYPES  # per seat: its policy (POL_*)
 C_FORGET = C_POL + MAX_SEATS  # per seat: probability * 2**53, compared with 53 random bits
-C_SCRIPT_LEN = C_FORGET + MAX_SEATS  # scripted deck for tests: number of cards, then the cards
+# per seat: the weights of expert's decisions (W_*); a tuned policy is expert with a row of its
+# own (vandatta_sim.tuned), every other seat has EXPERT_WEIGHTS
+# (EXPERT_WEIGHT_TABLE below), a row of N_WEIGHTS (room for more without moving the layout)
+N_WEIGHTS = 16
+C_WEIGHTS = C_FORGET + MAX_SEATS
+# the mean of C_VALUE over the ordinary cards, in hundredths: what "costly" is measured against
+C_ORDINARY_VALUE = C_WEIGHTS + MAX_SEATS * N_WEIGHTS
+C_SCRIPT_LEN = C_ORDINARY_VALUE + 1  # scripted deck: number of cards, then the cards
 C_SCRIPT = C_SCRIPT_LEN + 1
 C_SIZE = C_SCRIPT + TALON_SIZE
 
@@ -155,9 +162,37 @@ POLICY_OPTIONS = {
         "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
-# A deal whose talon has been rebuilt from the discards this often is dragging: the expert stops
-# feeding cards to the table with aces (see _expert_pick)
-DRAGGING_RESHUFFLES = 2
+
+# --- expert's weights: its decisions are features times these (see _expert_pick, _choose) -------
+# name -> expert's own value. A card's score is the sum of the weights of the features it has;
+# the counts (eight_late_at, pass_at, dragging) are thresholds, not multipliers.
+EXPERT_WEIGHT_TABLE = {
+    "card_value": 10,  # per point the card is believed to cost (C_VALUE): dump costly cards
+    "eight_early": -100000,  # an eight while the hand has more than eight_late_at cards
+    "eight_late": -1000,  # an eight once it has at most eight_late_at
+    "eight_late_at": 2,
+    # an eight is played like any card (neither eight_early nor eight_late, nor the draw
+    # instead of it) once an opponent has at most k cards, k = the eight's cost in ordinary
+    # cards (its C_VALUE over C_ORDINARY_VALUE) // eight_threat_ratio: the costlier the
+    # eight, the earlier a short opponent hand makes it dump it; 0: never
+    "eight_threat_ratio": 7,
+    "joker": -5000,
+    "ace_threat": 50000,  # an ace when an opponent is on one card (it must draw)
+    "ace_follow": 3000,  # an ace whose suit the hand can follow at once (everyone draws)
+    "ace_keep": -3000,  # any other ace: kept for an opponent on one card
+    "suit_length": 30,  # per ordinary card held of the card's suit
+    "next_lacks": 200,  # the card's suit is one the next player has shown it lacks
+    "pass_at": 3,  # must_play off: it draws rather than play an eight while its hand is larger
+    # A deal whose talon has been rebuilt from the discards this often is dragging: the expert
+    # stops feeding cards to the table with aces
+    "dragging": 2,
+}
+WEIGHT_NAMES = tuple(EXPERT_WEIGHT_TABLE)
+EXPERT_WEIGHTS = tuple(EXPERT_WEIGHT_TABLE.values())
+assert len(WEIGHT_NAMES) <= N_WEIGHTS
+(W_CARD_VALUE, W_EIGHT_EARLY, W_EIGHT_LATE, W_EIGHT_LATE_AT, W_EIGHT_THREAT_RATIO, W_JOKER,
+ W_ACE_THREAT, W_ACE_FOLLOW, W_ACE_KEEP, W_SUIT_LENGTH, W_NEXT_LACKS, W_PASS_AT,
+ W_DRAGGING) = range(len(WEIGHT_NAMES))
 
 # --- cards -------------------------------------------------------------------------------------
 # A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).
@@ -765,49 +800,73 @@ def _greedy_pick(C, H, m, p, count):
     return _pick_tied(H, ties)
 
 
+@inline
+def _weight(C, G, p, w):
+    """Weight ``w`` (W_*) of the seat at position p: its row of expert's weights in C."""
+    return C[C_WEIGHTS + _seat(G, p) * N_WEIGHTS + w]
+
+
+@inline
+def _eight_threatened(C, G, p, m, min_opponent):
+    """Whether an opponent is close enough to going out for p's eights (of the legal mask
+    ``m``) to be dumped: it holds at most k cards, k = the eight's cost in ordinary cards
+    // eight_threat_ratio. The costlier the eight, the sooner a short opponent hand makes
+    holding it a bad bet."""
+    ratio = _weight(C, G, p, W_EIGHT_THREAT_RATIO)
+    if ratio <= 0 or min_opponent == NOT_COUNTED or not (m & EIGHTS):
+        return False
+    cost = 100 * C[C_VALUE + _low_bit(m & EIGHTS)]  # hundredths, as C_ORDINARY_VALUE
+    return min_opponent * ratio * max(C[C_ORDINARY_VALUE], 1) <= cost
+
+
 @njit
-def _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent):
+def _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent, threatened):
     """Seeds 000/002's advice: dump expensive cards early, keep eights for the end, play an ace
     when an opponent is on one card, never strand the hand with only specials (this comes
     before keeping eights: a hand of eights and one ordinary card sheds the eights), leave a
     suit the next player has shown it lacks and one the hand is long in. Measured on top of
     that: an ace that the hand can follow in its own suit is worth playing at once (two cards
-    shed, every opponent draws), which is what lets `expert` beat `greedy`. Ties at random."""
+    shed, every opponent draws), which is what lets `expert` beat `greedy`. Every number is a
+    weight of the seat's row (EXPERT_WEIGHT_TABLE says which); ``threatened``: its eights are
+    played like any card (_eight_threatened). Ties at random."""
     lo = H[p]
     best_score = -(1 << 40)
     ties = ZERO
     mm = m
+    row = C_WEIGHTS + _seat(G, p) * N_WEIGHTS
     # all-expert tables of 6-10 players, and ace_draw=3, used to stall (half the 10-player
     # deals reached the turn cap): every ace made everyone draw what little was left, so the
     # cards went round and round. An ace the hand can follow is still played at once, but not
     # once the deal is dragging (measured: no capped deals at 2-10 players, and the same
     # strength at 4 and 6 players).
-    dragging = G[S_RESHUFFLES] >= DRAGGING_RESHUFFLES
+    dragging = G[S_RESHUFFLES] >= C[row + W_DRAGGING]
     while mm:
         c = _low_bit(mm)
         mm &= mm - ONE
         b = _bit(c)
         rest_lo = lo if (H[HI + p] & b) else lo & ~b
-        score = C[C_VALUE + c] * 10  # dump expensive cards early (penalty risk)
+        score = C[C_VALUE + c] * C[row + W_CARD_VALUE]  # dump expensive cards early
         if b & EIGHTS:
-            score -= 100000 if count > 2 else 1000  # keep eights for the end
+            if not threatened:  # keep eights for the end
+                score += C[row + W_EIGHT_EARLY] if count > C[row + W_EIGHT_LATE_AT] else C[
+                    row + W_EIGHT_LATE]
         elif b & JOKERS:
-            score -= 5000
+            score += C[row + W_JOKER]
         elif b & ACES:
             if min_opponent == 1:
-                score += 50000  # an opponent on one card must draw
+                score += C[row + W_ACE_THREAT]  # an opponent on one card must draw
             elif (C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER and not dragging
                   and (rest_lo & _suit_mask(_suit(c)) & ~EIGHTS)):
-                score += 3000  # everyone draws, and the ace's suit can follow at once
+                score += C[row + W_ACE_FOLLOW]  # everyone draws, and its suit can follow
             else:
-                score -= 3000  # keep it for an opponent on one card
+                score += C[row + W_ACE_KEEP]  # keep it for an opponent on one card
         if _strands(H, p, count, b):
             score -= STRANDED  # never strand the hand with only specials
         if not _is_joker(c):
             s = _suit(c)
-            score += 30 * _suit_count(H, p, _suit_mask(s) & ORDINARY)
+            score += C[row + W_SUIT_LENGTH] * _suit_count(H, p, _suit_mask(s) & ORDINARY)
             if (next_lacks >> s) & 1:
-                score += 200
+                score += C[row + W_NEXT_LACKS]
         if score > best_score:
             best_score = score
             ties = b
@@ -834,9 +893,11 @@ def _choose(C, G, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
             (pol & OPT_EIGHTS_DUMP) or count <= _eights_at(pol)))):
         return _pick_tied(H, m & EIGHTS)
     if kind == POL_EXPERT:
-        c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent)
+        threatened = _eight_threatened(C, G, p, m, min_opponent)
+        c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent, threatened)
         crowded = 2 * _suit_count(H, p, ORDINARY) < count  # specials are half the hand or more
-        if may_pass and (_bit(c) & EIGHTS) and count > 3 and not crowded:
+        if (may_pass and (_bit(c) & EIGHTS) and count > _weight(C, G, p, W_PASS_AT)
+                and not crowded and not threatened):
             return -1  # keep the eight for the end: draw instead, unless specials crowd the hand
         return c
     return _greedy_pick(C, H, m, p, count)
@@ -886,6 +947,24 @@ def _min_opponent_for(H, pol, p, n):
     """min_opponent for p's own move: counted only for the policy that reads it (a loop over
     the seats that the others need not pay for)."""
     return _min_opponent(H, p, n) if (pol & POL_KIND) == POL_EXPERT else NOT_COUNTED
+
+
+@njit
+def policy_choice_nb(constants, G_memory, H_memory, p, n):
+    """The card the policy of position p plays in the state (G, H) (-1: it draws), as _move
+    asks it: for tests of a decision, e.g. that it responds to what a card is believed to cost."""
+    C = _unchecked(constants)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    pol = C[C_POL + _seat(G, p)]
+    count = _hand_count(H, p)
+    m = _legal(C, G, H[p], count, _on_top(C, G))
+    nxt = _step(p, G[S_DIR], n)
+    card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                   _min_opponent_for(H, pol, p, n))
+    _keep_alive(constants, G_memory)
+    _keep_alive(H_memory, H_memory)
+    return card
 
 
 # ================================================================================================
