@@ -57,7 +57,8 @@ reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
 reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md | $(VENV)/.installed
 	$(PY) analyses/index.py --out $@
 
-reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
+reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale); then say which came out byte-identical to the committed ones
+	@$(PY) scripts/compare_reports.py reports
 
 players: reports/players.md ## Only the players' ladder report (reports/players.md)
 

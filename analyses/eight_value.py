@@ -42,7 +42,7 @@ def section_face(ctx) -> str:
     fv = face_values()
     rows = [[rank] + [int(fv.loc[rank, s]) for s in SCALE_NAMES] for rank in fv.index]
     return ("## 1. Face value\n\nPoints a card scores when it is left in a loser's hand "
-            "(RULES.md §2, `vandatta_sim/cards.py`). A joker scores as an eight.\n\n"
+            "(docs/spec.md §2, `vandatta_sim/cards.py`). A joker scores as an eight.\n\n"
             + format_table(["rank"] + list(SCALE_NAMES), rows) + "\n")
 
 
