@@ -78,7 +78,7 @@ class LazyGroup(OneLineErrorGroup):
 
     def format_commands(self, ctx, formatter):
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, click.utils.make_default_short_help(SHORT_HELP[name], limit))
+        rows = [(name, click.Command(name, help=SHORT_HELP[name]).get_short_help_str(limit))
                 for name in COMMANDS]
         with formatter.section("Commands"):
             formatter.write_dl(rows)

@@ -218,11 +218,12 @@ def _verdict(summary, comparison, baseline_index, configs, store, chunk_size) ->
 
     unit = "matches" if has_matches(summary) else "games"
     policies = {c.seats.describe() for c in configs}
-    players = policies.pop() if len(policies) == 1 else "the policies each configuration names"
+    players = policies.pop() if len(policies) == 1 else "varied"
     if comparison is None:
         return single_verdict(summary.iloc[0], players, unit)
-    text = comparison_verdict(summary, comparison, baseline_index, players, unit)
     plan = plan_skill(configs, list(summary["key"]), list(summary["label"]))
+    text = comparison_verdict(summary, comparison, baseline_index, players, unit,
+                              most=3 if plan is None else 2)
     if plan is None:
         return text
     changes = skill_change(plan, store, int(summary["players"].max()), lambda k: chunk_size)

@@ -16,7 +16,8 @@ import click
 
 from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_store_path,
+from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields_once,
+                      check_store_path,
                       check_user_file, json_option, label_option, match_option,
                       overrides_option, player_counts_option, plot_option, policy_option,
                       precision_option, preset_option, quiet_option, rules_file_option,
@@ -81,6 +82,9 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
 
     with usage_errors():
         rules = build_rules(preset, rules_file, overrides, match=match)
+        if players:  # the tables' player counts replace the rules': not also the file's
+            check_file_fields_once(rules_file,
+                                   {"players": f"--players {','.join(map(str, players))}"})
         ranks = check_ranks(ranks)
         scales = check_scales(scales) if scales is not None else [rules.scale]
         policies = list(policies) or ["expert"]

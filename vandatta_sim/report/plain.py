@@ -44,6 +44,10 @@ def _abs_text(value: float, low: float, high: float, scale: float = 1.0) -> str:
 
 
 def _interval_text(low: float, high: float, scale: float = 1.0) -> str:
+    """The interval as ``lo to hi``; an interval that lies wholly below 0 is given by its
+    magnitudes (``3.3 to 4.6``), since the sentence says "fewer" or "shorter" in words."""
+    if high < 0:
+        low, high = -high, -low
     _, lo, hi = rounded((low + high) / 2, low, high, scale)
     return f"{lo} to {hi}"
 
@@ -57,7 +61,9 @@ def _players_text(policies: str) -> str:
     policies = str(policies or "").strip()
     if policies.startswith("all="):
         return f"every seat played by the `{policies[4:]}` player"
-    return f"the seats played by {policies}" if policies else "the default players"
+    if policies in ("", "varied"):
+        return "the players each configuration names (its `policy=`)"
+    return f"the seats played by {policies}"
 
 
 def _get(row, name: str):
@@ -192,10 +198,10 @@ def _delta_clause(row: dict, measure: str) -> str | None:
 
 
 def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str | None = None,
-                       unit: str = "games") -> str:
+                       unit: str = "games", most: int = 3) -> str:
     """The plain verdict under a comparison of configurations with a baseline: for each of up
-    to three others, what changes (förhand's wins, the length of a game, the losers' points)
-    with the real differences first, then the players it assumes."""
+    to ``most`` others, what changes (förhand's wins, the length of a game, the losers'
+    points) with the real differences first, then the players it assumes."""
     labels = [str(x) for x in summary["label"]]
     from ..plots import varied_labels
 
@@ -203,7 +209,7 @@ def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str |
     sentences = []
     others = [r for r in rows if not r.get("baseline")]
     for i, r in enumerate(rows):
-        if r.get("baseline") or len(sentences) >= 3:
+        if r.get("baseline") or len(sentences) >= most:
             continue
         measured = [m for m in MEASURE_WORDS if _delta_clause(r, m)]
         if not measured:
@@ -217,10 +223,12 @@ def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str |
         else:
             sentences.append(f"{head}, nothing measured differs by more than chance at "
                              f"{n:,} paired {unit}.")
-    if len(others) > 3:
-        sentences.append(f"The other {len(others) - 3} configurations are in the table above.")
+    if len(others) > most and sentences:
+        sentences[-1] = sentences[-1][:-1] + (f" ({len(others) - most} more configuration(s) in "
+                                              "the table above).")
     players = policies if policies is not None else _common_policies(summary)
-    sentences.append(f"This is what happens with {_players_text(players)}.")
+    sentences.append(f"This is what happens with {_players_text(players)}; other players can "
+                     "give other answers.")
     return "\n".join(sentences)
 
 
@@ -228,7 +236,7 @@ def _common_policies(summary) -> str:
     if "policies" not in summary:
         return ""
     values = {str(p) for p in summary["policies"]}
-    return values.pop() if len(values) == 1 else "the policies of each configuration"
+    return values.pop() if len(values) == 1 else "varied"
 
 
 def single_verdict(row, policies: str, unit: str = "games") -> str:
@@ -260,16 +268,19 @@ def single_verdict(row, policies: str, unit: str = "games") -> str:
 def skill_sentences(plan, changes) -> str:
     """The Δ-skill line: for each rules variant, how much more (or less) the focal seat's
     better policy gains over the other than under the baseline rules, per 100 games."""
+    from ..plots import varied_labels
+
     out = []
-    base = plan.variants[0][0]
-    for (rules, _, _), est in zip(plan.variants[1:], changes):
+    names = varied_labels([v[0] for v in plan.variants])
+    base = names[0]
+    for rules, est in zip(names[1:], changes):
         lo, hi = est.low, est.high
         if not _real(lo, hi):
             out.append(f"Δ skill: {rules} changes how much seat {plan.seat} gains from playing "
                        f"`{plan.high}` rather than `{plan.low}` too little to tell from chance "
                        f"(compared with {base}: {_interval_text(lo, hi, 100)} wins in 100).")
             continue
-        way = "more" if est.value > 0 else "less"
+        way = "more" if est.value > 0 else "fewer"
         out.append(f"Δ skill: with {rules}, playing `{plan.high}` rather than `{plan.low}` is "
                    f"worth about {_abs_text(est.value, lo, hi, 100)} {way} wins in 100 to seat "
                    f"{plan.seat} than with {base} ({_interval_text(lo, hi, 100)}).")
