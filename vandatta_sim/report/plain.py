@@ -146,20 +146,54 @@ def _break_even_sentence(card: str, face: int, value: float, low: float, high: f
             "neutral.")
 
 
+def _break_even_clause(face: int, value: float, low: float, high: float) -> str:
+    """The break-even in a few words, for one line of several."""
+    if not (math.isfinite(value) and math.isfinite(low) and math.isfinite(high)):
+        return "the games cannot pin down its break-even score (more games would)"
+    v, lo, hi = rounded(value, low, high)
+    if high < 0:
+        return f"no score of zero or more makes it neutral (break-even {v}, {lo} to {hi})"
+    if low <= face <= high:
+        return f"at {face} points it is about neutral (break-even {v}, {lo} to {hi})"
+    if face < low:
+        return f"at {face} points it pays to hold (break-even about {v}, {lo} to {hi})"
+    return f"at {face} points it costs you points (about {v}, {lo} to {hi}, would be neutral)"
+
+
+def _compact_row(row) -> str:
+    """One line of several: the deal win, the points and the break-even of one row."""
+    card = _rank_word(row["rank"])
+    parts = []
+    win, points, even = _get(row, "win"), _get(row, "points"), _get(row, "break_even")
+    if win is not None:
+        v, lo, hi = win
+        parts.append(f"{'+' if v > 0 else '−'}{_abs_text(v, lo, hi, 100)} deals won in 100 "
+                     f"({_interval_text(lo, hi, 100)})" if _real(lo, hi) else
+                     "no deal-win difference beyond chance")
+    if points is not None:
+        v, lo, hi = points
+        parts.append((f"{'saves' if v < 0 else 'costs'} {_abs_text(v, lo, hi)} points a deal"
+                       if _real(lo, hi) else "points unchanged beyond chance"))
+    if even is not None:
+        parts.append(_break_even_clause(int(row["face"]), *even))
+    return (f"At {int(row['players'])} players ({row['scale']} scale, one more {card} "
+            f"counting {int(row['face'])}): " + "; ".join(parts) + ".")
+
+
 def card_value_verdict(table, policies: str, deals_word: str = "deals") -> str:
-    """The plain verdict under ``value``'s table: its rows' sentences, at most four in all
-    (the first row in full, the others' deal and point effect in one sentence each), and the
-    players who produced it."""
+    """The plain verdict under ``value``'s table and the players who produced it: one row in
+    full sentences, or for several rows one line each (at most three, the rest referred to
+    the table)."""
     rows = [r for _, r in table.iterrows()] if hasattr(table, "iterrows") else list(table)
     if not rows:
         return ""
-    sentences = _card_value_row(rows[0])
-    for row in rows[1:]:
-        sentences.append(_card_value_row(row)[0])
-    if len(sentences) > 3:
-        shown = sentences[:3]
-        shown.append(f"The other {len(sentences) - 3} lines of the table read the same way.")
-        sentences = shown
+    if len(rows) == 1:
+        sentences = _card_value_row(rows[0])
+    else:
+        sentences = [_compact_row(r) for r in rows[:3]]
+        if len(rows) > 3:
+            sentences[-1] = sentences[-1][:-1] + (f" ({len(rows) - 3} more line(s) in the "
+                                                  "table above).")
     sentences.append(f"This is what happens with {_players_text(policies)}; other players "
                      "can value the card differently.")
     return "\n".join(sentences)
