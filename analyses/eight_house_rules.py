@@ -122,45 +122,45 @@ def section(ctx, cells: dict, player: str, number: int) -> str:
                 row.append(f"**{cell}**" if c["p_holm"] <= FAMILY_ALPHA else cell)
             rows.append(row)
         text += f"### Scale `{scale}`\n\n" + format_table(header, rows) + "\n"
-    text += big_changes(cells) + "\n" + mechanism(ctx, cells, player)
+    text += same_as_a_rule() + big_changes(cells) + "\n" + mechanism(ctx, cells, player)
     return text + figure(ctx, cells, labels, player)
 
 
+def _holder_counts(rows: np.ndarray, focal: int) -> tuple[int, bool, int]:
+    """From one single deal's event trace: the focal seat's cards drawn, whether it played an
+    eight (or a joker) with three or more cards in hand, and the turns of the deal."""
+    kind, seat, card = rows[:, 0], rows[:, 1], rows[:, 2]
+    mine = seat == focal
+    gets = mine & ((kind == Event.DEAL) | (kind == Event.DRAW))
+    plays = mine & (kind == Event.PLAY)
+    hand_before = np.cumsum(gets.astype(np.int64) - plays) + plays  # before each play
+    joker = np.isin(card, cards.JOKER_TYPES)
+    eight = plays & (joker | (card // cards.N_SUITS == cards.EIGHT))
+    return (int((mine & (kind == Event.DRAW)).sum()), bool((eight & (hand_before >= 3)).any()),
+            int((kind == Event.TURN).sum()))
+
+
 def traced(rules, player: str, seed: int, games: int) -> dict:
-    """What the holder of the extra eight does in the first ``games`` deals of the swap run,
-    read from their event traces: the share of deals it wins by going out on an eight (its
-    last card played is an eight or a joker), the share where it plays an eight while it
-    still holds three cards or more (an early eight), and the mean turns per deal."""
-    out_on_eight = early = won = 0
-    turns = []
+    """The first ``games`` deals replayed with their event traces, as dealt and with the
+    extra eight: what one more eight changes in how many cards its holder draws
+    (``draws``: swap − as dealt, paired), how often the holder plays an eight early (with
+    three or more cards in hand; ``early``, with the extra eight) and how long a deal lasts
+    (``turns``, as dealt)."""
+    draws, early, turns = [], [], []
     for game in range(games):
         focal = game % rules.players
-        rows = trace_game(rules, seed, game, policies=player, swap="8")
-        hand, last, n_turns = 0, None, 0  # the holder's cards, counted from the deal
-        for kind, seat, a, _ in rows:
-            if kind == Event.DEAL and seat == focal:
-                hand += 1
-            elif kind == Event.TURN:
-                n_turns += 1
-            elif kind == Event.DRAW and seat == focal:
-                hand += 1
-            elif kind == Event.PLAY and seat == focal:
-                eight = cards.is_joker(int(a)) or cards.rank_of(int(a)) == cards.EIGHT
-                early += eight and hand >= 3
-                hand, last = hand - 1, eight
-            elif kind == Event.END_DEAL:
-                if seat == focal:
-                    won += 1
-                    out_on_eight += bool(last)
-                break
-        turns.append(n_turns)
-    return {"out_on_eight": proportion(out_on_eight, games), "won": proportion(won, games),
-            "early": proportion(early, games), "turns": mean_interval(turns)}
+        base = _holder_counts(trace_game(rules, seed, game, policies=player), focal)
+        swap = _holder_counts(trace_game(rules, seed, game, policies=player, swap="8"), focal)
+        draws.append(swap[0] - base[0])
+        early.append(swap[1])
+        turns.append(base[2])
+    return {"draws": mean_interval(draws), "early": proportion(int(np.sum(early)), games),
+            "turns": mean_interval(turns)}
 
 
 def mechanism(ctx, cells: dict, player: str) -> str:
-    """The largest changes explained from traced deals: how the holder wins with the extra
-    eight under the rule and under the standard."""
+    """The largest changes, looked at in traced deals: what the extra eight changes in its
+    holder's deal under the rule and under the standard."""
     big = [(k, c) for k, c in cells.items() if k[2] != "standard"
            and c["p_holm"] <= FAMILY_ALPHA and abs(c["d_win"].value) >= BIG]
     big.sort(key=lambda kc: -abs(kc[1]["d_win"].value))
@@ -168,28 +168,55 @@ def mechanism(ctx, cells: dict, player: str) -> str:
         return ""
     games, seed = ctx.counts["house_traced"], ctx.seeds["value_deals"]
     builders = dict(variants())
-    rows = []
+    rows, lines = [], []
     for (scale, p, label), c in big[:TRACED]:
         ctx.log(f"house rules: tracing {label}, {scale}, {p} players")
         std_rules = STANDARD.replace(scale=scale, players=p, match="single")
-        for name, rules in ((label, builders[label](scale, p)), ("standard", std_rules)):
-            t = traced(rules, player, seed, games)
-            rows.append([f"{label}, `{scale}`, {p}" if name != "standard" else "… `standard`",
-                         fmt(cells[(scale, p, name)]["win"], "pp", 1),
-                         fmt(t["out_on_eight"], "pct", 1), fmt(t["early"], "pct", 1),
-                         fmt(t["turns"], "num", 1)])
+        t = traced(builders[label](scale, p), player, seed, games)
+        s = traced(std_rules, player, seed, games)
+        std = cells[(scale, p, "standard")]
+        for name, x in ((f"{label}, `{scale}`, {p}", t), ("… `standard`", s)):
+            rows.append([name, fmt((c if x is t else std)["win"], "pp", 1),
+                         fmt(x["draws"], "diff", 2), fmt(x["early"], "pct", 0),
+                         fmt(x["turns"], "num", 1)])
+        lines.append(
+            f"- {label}, `{scale}`, {p} players: one more eight is worth "
+            f"{100 * c['win'].value:+.1f} pp against {100 * std['win'].value:+.1f} under "
+            f"`standard`; it changes its holder's draws by {t['draws'].value:+.2f} a deal "
+            f"against {s['draws'].value:+.2f}, the holder plays an eight early in "
+            f"{100 * t['early'].value:.0f} % of deals against {100 * s['early'].value:.0f} %, "
+            f"and a deal lasts {t['turns'].value:.0f} turns against {s['turns'].value:.0f}.")
     return (
-        "**Why, from traced deals.** For the largest changes, the first "
-        f"{games:,} deals of the run with the extra eight replayed with their event traces "
-        "(`vandatta-sim play --seed S --game G` shows any of them), under the rule and under "
-        "`standard`: how often the holder wins by going out on an eight (its last card), how "
-        "often it has to play an eight early (three or more cards in hand), and how long the "
-        "deal lasts. Where the rule lets others answer or match an eight, or ends deals "
-        "sooner, fewer deals are won on the last eight and the eight's value falls with "
-        "it.\n\n"
+        "**How, from traced deals.** For the largest changes, the first "
+        f"{games:,} deals replayed with their event traces, as dealt and with the extra "
+        "eight (`trace_game(rules, seed, game, swap=\"8\")` in `vandatta_sim.simulate` "
+        "replays any of them; the focal seat is the game index mod players), under the rule "
+        "and under `standard`: how one more eight changes its holder's draws per deal (an "
+        "eight can be played where nothing else fits, but under `standard` not as the last "
+        "card, `out_on_special=false`, and a hand of only specials must draw), how often the "
+        "holder plays an eight with three or more cards in hand, and how long a deal lasts "
+        "as dealt. These are the measured differences between the rule and `standard` that "
+        "go with the change of the eight's value; read with their intervals, they show where "
+        "the deal changes, not a proof of why.\n\n"
         + format_table(["rule, scale, players", "Δ deal win of one more eight",
-                        "holder wins going out on an eight", "holder plays an eight early",
-                        "turns per deal"], rows) + "\n")
+                        "Δ holder's draws per deal", "holder plays an eight early",
+                        "turns per deal"], rows) + "\n" + "\n".join(lines) + "\n\n")
+
+
+def same_as_a_rule() -> str:
+    """A sentence naming the presets that, on single deals at a given scale, are one of the
+    listed house rules (their rows repeat its numbers)."""
+    rules = dict(variants())
+    same = []
+    for name in PRESET_NAMES:
+        preset = rules[f"preset `{name}`"]("hundred", 4)
+        for label, _ in HOUSE_RULES:
+            if rules[f"`{label}`"]("hundred", 4).canonical() == preset.canonical():
+                same.append(f"preset `{name}` is `{label}`")
+    if not same:
+        return ""
+    return ("On single deals at a given scale " + ", ".join(same) + ", so its rows repeat "
+            "that rule's.\n\n")
 
 
 def big_changes(cells: dict) -> str:

@@ -127,10 +127,9 @@ def in_100(x: float) -> str:
 
 
 def family_line(values: pd.DataFrame, scale: str) -> str:
-    """One scale's answer in everyday words, with the 4-player intervals."""
-    d = values[(values["rank"] == "8") & (values["scale"] == scale)].set_index("players")
-    four = d.loc[4]
-    wins = ", ".join(f"{in_100(d.loc[p, 'win'])} at {p}" for p in (2, 3, 5))
+    """One scale's answer in everyday words, at 4 players (the table has the others)."""
+    four = values[(values["rank"] == "8") & (values["scale"] == scale)].set_index(
+        "players").loc[4]
     pts = four["points"]
     saves = (f"saves you {-pts:.1f} penalty points a deal" if four["points_high"] < 0 else
              f"costs you {pts:.1f} penalty points a deal" if four["points_low"] > 0 else
@@ -138,8 +137,8 @@ def family_line(values: pd.DataFrame, scale: str) -> str:
     matches = (f"about {in_100(four['match_win'])} more matches in 100"
                if four["match_win_low"] > 0 else "no match wins we can measure")
     return wrap(f"- **{scale}** (an eight counts {int(four['face'])}): at 4 players one more "
-                f"eight wins you about {in_100(four['win'])} more deals in 100 ({wins} "
-                f"players), {matches}, and {saves}.", "  ")
+                f"eight wins you about {in_100(four['win'])} more deals in 100, {matches}, "
+                f"and {saves}.", "  ")
 
 
 def first_screen(ctx, values: pd.DataFrame, player: str, figure: str) -> str:
@@ -147,18 +146,20 @@ def first_screen(ctx, values: pd.DataFrame, player: str, figure: str) -> str:
     e = values[values["rank"] == "8"]
     rows = [[r["scale"], r["players"], pp(est(r, "win")), pp(est(r, "match_win"), 2),
              pp(est(r, "points"), 2, 1.0)] for _, r in e.iterrows()]
-    possible = e.set_index("players")["possible"]
-    share = ", ".join(f"{100 * possible.loc[p].min():.0f} % at {p}" for p in (4, 5))
+    possible = e.groupby("players")["possible"].min()
+    share = ", ".join(f"{100 * possible.loc[p]:.0f} % at {p}" for p in possible.index)
     players = ", ".join(sorted(set(values["player"])))
     text = (
-        "**What one more eight in your starting hand does for you** (`standard` rules; every "
-        f"seat plays `{players}`; 95 % intervals; pp = percentage points, i.e. wins in 100):\n\n"
+        wrap("**What one more eight in your starting hand does for you** (`standard` rules; "
+             f"every seat plays `{players}`; 95 % intervals; pp = percentage points, i.e. wins "
+             "in 100):") + "\n\n"
         + format_table(["scale", "players", "deal wins (pp)", "match wins (pp)",
                         "own points/deal"], rows, "lrrrr") + "\n"
         + "\n".join(family_line(values, s) for s in SCALE_NAMES) + "\n\n"
         + wrap("Counted over the deals where an eight is left in the talon to exchange for one "
-               f"of your ordinary cards (all at 2–3 players, {share} players). The stronger, "
-               "slow `search` player was checked on the same deals in every cell (§6).")
+               f"of your ordinary cards ({share} players, the fewest over the scales). The "
+               "stronger, slow `search` player was checked on the same deals in every cell "
+               "(§6).")
         + "\n\n" + figure + "\n---\n\n")
     return text
 
@@ -274,6 +275,7 @@ def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> s
             for _, r in values.sort_values("rank", kind="stable").iterrows()]  # 8, then A
     four = values[(values["rank"] == "8") & (values["players"] == 4)].set_index("scale")
     h = four.loc["hundred"]
+    ordinary = four["ordinary"]
     return (
         f"## {number}. The break-even score: a threshold, not a worth\n\n"
         "The **break-even score** of a card is the score at which one more of it would leave "
@@ -293,9 +295,10 @@ def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> s
         "interval** (every v whose mean line the paired z-test does not reject from 0: exact "
         "where the slope is uncertain, and unbounded exactly when the slope is not shown to "
         "differ from 0). " + held_fixed(player) + "\n\n"
-        "**Units.** The scales score an ordinary card (2–7, 9–K) differently: 1 point under "
-        "`base`, 6.8 under `hundred`, 6.9 under `crazy_eights` (mean over the ranks); the "
-        "break-even in *cards* divides by that, so scales compare. **Standing.** A match is "
+        "**Units.** The scales score an ordinary card (2–7, 9–K) differently: "
+        + ", ".join(f"{ordinary[sc]:.1f} under `{sc}`" for sc in SCALE_NAMES)
+        + " (the mean over those ranks); the break-even in *cards* divides by that, so "
+        "scales compare. **Standing.** A match is "
         "decided by points relative to the others, and one more eight in your hand changes "
         "theirs too (the opponents' column of the detail tables); the break-even on standing "
         "uses own points minus the mean opponent's.\n\n"
