@@ -398,7 +398,7 @@ per_seat_option = click.option(
     "--per-seat", is_flag=True,
     help="Show every seat's win rate and mean points and their paired differences.")
 
-# --- what a run is called and the notes it writes (issue 21) ------------------------------------
+# --- what a run is called and the notes it writes --------------------------------------------------
 
 label_option = click.option("--label", metavar="TEXT",
                             help="Your label for the stored runs (shown by `results list`; "
