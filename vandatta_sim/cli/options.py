@@ -406,5 +406,7 @@ label_option = click.option("--label", metavar="TEXT",
 summary_option = click.option("--summary", "summary_file", metavar="FILE.md",
                               help="Write a Markdown note to paste: the rules in words, the "
                                    "table, the verdict and the command that reproduces it.")
+dry_run_option = click.option("--dry-run", is_flag=True,
+                              help="Say what would be played (and what is stored); play nothing.")
 quiet_option = click.option("--quiet", is_flag=True,
                             help="Leave out the plain verdict at the end.")

@@ -14,7 +14,7 @@ import click
 from ..paths import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
-from .options import (build_rules, build_seats, check_user_file, games_option, json_option,
+from .options import (dry_run_option, build_rules, build_seats, check_user_file, games_option, json_option,
                       rules_options, seat_options, seed_option, threads_option, usage_errors,
                       warn_inert)
 
@@ -26,7 +26,7 @@ from .options import (build_rules, build_seats, check_user_file, games_option, j
 @seed_option
 @threads_option
 @click.option("--out", help="Write the per-game table (.parquet or .csv).")
-@click.option("--dry-run", is_flag=True, help="Say what would be played; play nothing.")
+@dry_run_option
 @json_option
 @usage_errors()
 def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget, games, seed,

@@ -29,7 +29,7 @@ from ..sweep.dry_run import estimate_time
 from ..sweep.summary import capped_warning, has_matches
 from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, baseline_option, check_file_fields_once,
+from .options import (dry_run_option, ASCII_INT, baseline_option, check_file_fields_once,
                       check_preset_once, check_store_path, check_user_file, forget_option,
                       json_option, label_option, match_formats_option, overrides_option, per_seat_option,
                       player_counts_option, plot_option, policy_option, precision_option,
@@ -61,7 +61,7 @@ from .options import (ASCII_INT, baseline_option, check_file_fields_once,
 @click.option("--dask", type=click.Choice(["local"]), help="Run on a Dask LocalCluster.")
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
-@click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
+@dry_run_option
 @baseline_option
 @per_seat_option
 @label_option

@@ -16,7 +16,7 @@ import click
 
 from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields_once,
+from .options import (dry_run_option, MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields_once,
                       check_store_path,
                       check_user_file, json_option, label_option, match_option,
                       overrides_option, player_counts_option, plot_option, policy_option,
@@ -44,7 +44,7 @@ from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields
 @sweep_seed_option
 @sweep_threads_option
 @store_option
-@click.option("--dry-run", is_flag=True, help="Say what would be played; play nothing.")
+@dry_run_option
 @label_option
 @plot_option
 @summary_option
