@@ -24,10 +24,11 @@ def candidate_rules(spec: DesignSpec, cand: Candidate) -> Rules:
     return spec.rules_for(cand.params, spec.players[0])
 
 
-def _changes(spec: DesignSpec, cand: Candidate) -> dict[str, object]:
-    """Fields that differ from ``standard`` (players only with one table size)."""
+def _changes(spec: DesignSpec, cand: Candidate, players: bool = False) -> dict[str, object]:
+    """Fields that differ from ``standard``; the table size (who sits down, not a rule) only
+    with ``players`` and one table size (the rules file)."""
     diff = candidate_rules(spec, cand).diff(STANDARD)
-    if len(spec.players) > 1:
+    if not players or len(spec.players) > 1:
         diff.pop("players", None)
     return diff
 
@@ -62,12 +63,13 @@ def _goal_headers(spec: DesignSpec) -> list[tuple[int, int, str]]:
 def ranked_rows(result: DesignResult) -> tuple[list[str], list[list[str]]]:
     spec = result.spec
     cols = _goal_headers(spec)
-    header = ["rank", "trial", "changes from standard", *(c[2] for c in cols), "caps met"]
+    header = ["rank", "trial", "changes from standard", *(c[2] for c in cols),
+              *(["caps met"] if spec.caps else [])]
     rows = []
     for rank, cand in enumerate(result.finalists, 1):
         rows.append([str(rank), str(cand.trial + 1), changes_short(spec, cand),
                      *(_goal_cell(spec, cand, i, n) for i, n, _ in cols),
-                     ("yes" if cand.feasible(spec) else "no") if spec.caps else "-"])
+                     *(["yes" if cand.feasible(spec) else "no"] if spec.caps else [])])
     return header, rows
 
 
@@ -149,7 +151,7 @@ def rules_file_text(result: DesignResult, rank: int) -> str:
     """A rules file (``--rules``) of a finalist, with where it came from in comments."""
     spec, cand = result.spec, result.finalists[rank - 1]
     rules = candidate_rules(spec, cand)
-    keep = _changes(spec, cand)
+    keep = _changes(spec, cand, players=True)
     body = [line for line in rules.to_toml().splitlines() if line.split(" = ")[0] in keep]
     comments = [f"Designed by `vandatta-sim design {spec.source}` for: {spec.title}",
                 f"Rank {rank} of {len(result.finalists)} finalists (trial {cand.trial + 1} of "

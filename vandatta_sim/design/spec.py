@@ -93,8 +93,9 @@ class Goal:
             return f"{what}: as high as possible"
         if self.target is not None:
             if self.tolerance:
-                return (f"{what}: {m.show(self.target - self.tolerance / m.scale)} to "
-                        f"{m.show(self.target + self.tolerance / m.scale)}")
+                low = m.show(self.target - self.tolerance / m.scale)
+                return f"{what}: {low.removesuffix(' ' + m.unit)} to " \
+                       f"{m.show(self.target + self.tolerance / m.scale)}"
             return f"{what}: {m.show(self.target)}"
         if self.at_most is not None:
             return f"{what}: at most {m.show(self.at_most)}"
