@@ -3,7 +3,7 @@
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
 (see :mod:`vandatta_sim.cli.options`). One command group per module: ``rules``, ``simulate``,
-``play``, ``sweep``, ``results`` and ``bench``.
+``play``, ``sweep``, ``results``, ``bench``, ``value`` and ``design``.
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
 engine (numba), pandas and the sweep take seconds to import, and ``--version`` or ``rules
@@ -36,6 +36,7 @@ COMMANDS = {
     "results": ("results", "results_group"),
     "bench": ("bench", "bench_cmd"),
     "value": ("value", "value_cmd"),
+    "design": ("design", "design_cmd"),
 }
 
 #: Each command's one-line help for the top-level ``--help``, so that listing the commands
@@ -50,6 +51,8 @@ SHORT_HELP = {
              "threads; one seat of a policy among experts.",
     "value": "What one more card of RANK (default an eight) is worth, per scale and player "
              "count.",
+    "design": "Search the free rule parameters of SPEC.toml for the rules that best meet its "
+              "goals.",
 }
 
 
@@ -78,8 +81,13 @@ class LazyGroup(OneLineErrorGroup):
 
     def format_commands(self, ctx, formatter):
         limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
-        rows = [(name, click.Command(name, help=SHORT_HELP[name]).get_short_help_str(limit))
-                for name in COMMANDS]
+        rows = []
+        for name in COMMANDS:
+            if name in SHORT_HELP:
+                command = click.Command(name, help=SHORT_HELP[name])
+            else:  # a command not listed there yet: import it (slower, never wrong)
+                command = self.get_command(ctx, name)
+            rows.append((name, command.get_short_help_str(limit)))
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
