@@ -11,6 +11,7 @@ from __future__ import annotations
 import common
 import matplotlib.pyplot as plt
 import numpy as np
+from eight_players import player_for
 
 from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import SCALE_NAMES
@@ -70,10 +71,11 @@ def measure(ctx, player: str) -> dict:
         for p in HOUSE_PLAYERS:
             ctx.log(f"house rules: {scale}, {p} players")
             std_rules = STANDARD.replace(scale=scale, players=p, match="single")
-            std = effects_per_game(ctx.runner, std_rules, player, "8", games, seed)
+            head = player_for(player, scale, p)
+            std = effects_per_game(ctx.runner, std_rules, head, "8", games, seed)
             cells[(scale, p, "standard")] = summary(std, std)
             for label, build in variants():
-                eff = effects_per_game(ctx.runner, build(scale, p), player, "8", games, seed)
+                eff = effects_per_game(ctx.runner, build(scale, p), head, "8", games, seed)
                 cells[(scale, p, label)] = summary(eff, std)
     changes = [(k, c["d_win"]) for k, c in cells.items() if k[2] != "standard"]
     adjusted = holm_adjust([p_value(e) for _, e in changes])
@@ -172,8 +174,9 @@ def mechanism(ctx, cells: dict, player: str) -> str:
     for (scale, p, label), c in big[:TRACED]:
         ctx.log(f"house rules: tracing {label}, {scale}, {p} players")
         std_rules = STANDARD.replace(scale=scale, players=p, match="single")
-        t = traced(builders[label](scale, p), player, seed, games)
-        s = traced(std_rules, player, seed, games)
+        head = player_for(player, scale, p)
+        t = traced(builders[label](scale, p), head, seed, games)
+        s = traced(std_rules, head, seed, games)
         std = cells[(scale, p, "standard")]
         for name, x in ((f"{label}, `{scale}`, {p}", t), ("… `standard`", s)):
             rows.append([name, fmt((c if x is t else std)["win"], "pp", 1),
