@@ -180,7 +180,7 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
     n-th set bit of a mask, as the random policy needs."""
     import numba
 
-    from vandatta_sim import engine as E
+    from vandatta_sim.engine import _numba as E
 
     @numba.njit
     def fill(a):
