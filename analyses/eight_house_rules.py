@@ -23,7 +23,7 @@ from vandatta_sim.trace import Event
 from vandatta_sim.tables import format_estimate as fmt, format_table
 
 STANDARD = PRESETS["standard"]
-#: The house rules people play, each one change to `standard` (RULES.md's catalogue).
+#: The house rules people play, each one change to `standard` (docs/spec.md's catalogue).
 HOUSE_RULES = (
     ("stacking=true", {"stacking": True}),
     ("ace_on_ace=allowed", {"ace_on_ace": "allowed"}),
