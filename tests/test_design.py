@@ -272,3 +272,16 @@ def test_the_design_examples_run_with_a_small_budget(tmp_path, path):
 
 def test_there_are_two_design_examples():
     assert len(DESIGN_EXAMPLES) == 2
+
+
+def test_the_json_fields_are_the_documented_ones(tmp_path):
+    from test_columns_doc import documented
+
+    spec = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 3"))
+    result = run("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out",
+                 "--json", "--quiet")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    finalist = data["finalists"][0]
+    fields = set(data) | set(finalist) | set(finalist["goals"][0])
+    assert fields - {"low", "high"} == documented("Design fields")

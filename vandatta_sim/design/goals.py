@@ -57,7 +57,7 @@ class Measure:
         if not math.isfinite(value):
             return "n/a"
         if self.kind == "share":
-            return f"{100 * value:.1f}%"
+            return f"{100 * value:.{1 if abs(value) >= 0.01 else 2 if abs(value) >= 0.001 else 3}f}%"
         if self.kind == "edge":
             return f"{100 * value:+.1f} pp"
         return f"{value:.1f}{' ' + self.unit if self.unit else ''}"
@@ -65,8 +65,9 @@ class Measure:
     def show_estimate(self, est: Estimate) -> str:
         if not math.isfinite(est.low):
             return self.show(est.value)
-        if self.kind == "share":
-            return f"{100 * est.value:.1f}% [{100 * est.low:.1f}, {100 * est.high:.1f}]"
+        if self.kind == "share":  # small shares (blocked deals) need the second decimal
+            d = 1 if est.high >= 0.01 else 2 if est.high >= 0.001 else 3
+            return f"{100 * est.value:.{d}f}% [{100 * est.low:.{d}f}, {100 * est.high:.{d}f}]"
         if self.kind == "edge":
             return f"{100 * est.value:+.1f} pp [{100 * est.low:+.1f}, {100 * est.high:+.1f}]"
         return f"{est.value:.1f} [{est.low:.1f}, {est.high:.1f}]"

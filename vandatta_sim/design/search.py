@@ -274,10 +274,13 @@ def _progress(spec: DesignSpec, study, number: int, log) -> None:
 
 
 def summary_text(spec: DesignSpec, cand: Candidate) -> str:
-    """A candidate's goals in a few words (first table size), for progress lines."""
+    """A candidate's measures in a few words (first table size, each measure once), for
+    progress lines."""
     n = spec.players[0]
-    return ", ".join(f"{g.measure_info.words} {g.measure_info.show(cand.estimates[n][i].value)}"
-                     for i, g in enumerate(spec.goals))
+    first = {g.measure: i for i, g in reversed(list(enumerate(spec.goals)))}
+    return ", ".join(f"{spec.goals[i].measure_info.words} "
+                     f"{spec.goals[i].measure_info.show(cand.estimates[n][i].value)}"
+                     for i in sorted(first.values()))
 
 
 def _dominates(a: Sequence[float], b: Sequence[float]) -> bool:
