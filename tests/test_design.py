@@ -102,7 +102,7 @@ def test_a_bad_spec_is_one_error_line_with_exit_2_and_nothing_written(tmp_path, 
     if "[[goals]]" not in body:
         text += GOAL
     spec = write_spec(tmp_path, text)
-    result = run("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out")
+    result = run("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out")
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
@@ -135,7 +135,7 @@ def test_a_dry_run_plans_and_writes_nothing(tmp_path):
 
 def test_a_20_trial_search_ranks_writes_rules_files_and_a_rerun_runs_no_trials(tmp_path):
     spec = write_spec(tmp_path)
-    args = ("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out")
+    args = ("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out")
     start = time.perf_counter()
     first = run(*args)
     assert first.exit_code == 0, first.output
@@ -216,10 +216,11 @@ def test_kill_9_mid_way_and_rerun_gives_the_uninterrupted_table(tmp_path):
     spec = load_spec(spec_path)
     cli = [sys.executable, "-m", "vandatta_sim.cli", "design", str(spec_path), "--json",
            "--quiet"]
-    whole = subprocess.run(cli + ["--store", str(tmp_path / "a"), "--out", str(tmp_path / "oa")],
-                           capture_output=True, text=True, check=True)
+    whole = subprocess.run(cli + ["--store", str(tmp_path / "a"), "--out-dir",
+                                  str(tmp_path / "oa")], capture_output=True, text=True,
+                           check=True)
     db = tmp_path / "b" / "designs" / f"{spec.study_name()}.db"
-    proc = subprocess.Popen(cli + ["--store", str(tmp_path / "b"), "--out",
+    proc = subprocess.Popen(cli + ["--store", str(tmp_path / "b"), "--out-dir",
                                    str(tmp_path / "ob")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.time() + 240
@@ -228,7 +229,7 @@ def test_kill_9_mid_way_and_rerun_gives_the_uninterrupted_table(tmp_path):
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert 0 < _complete_trials(db) < 14
-    resumed = subprocess.run(cli + ["--store", str(tmp_path / "b"), "--out",
+    resumed = subprocess.run(cli + ["--store", str(tmp_path / "b"), "--out-dir",
                                     str(tmp_path / "ob")], capture_output=True, text=True,
                              check=True)
     a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
@@ -278,7 +279,7 @@ def test_the_json_fields_are_the_documented_ones(tmp_path):
     from test_columns_doc import documented
 
     spec = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 3"))
-    result = run("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out",
+    result = run("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out",
                  "--json", "--quiet")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

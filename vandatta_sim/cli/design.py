@@ -17,7 +17,7 @@ from .interrupts import interrupts_end_the_run
 from .options import (check_store_path, json_option, store_option, sweep_threads_option,
                       usage_errors)
 
-#: The folder for the rules files and the figure when --out is not given: DEFAULT_OUT/SPEC-STEM.
+#: The folder for the rules files and the figure when --out-dir is not given: DEFAULT_OUT/SPEC-STEM.
 DEFAULT_OUT = "design-out"
 
 
@@ -28,13 +28,13 @@ DEFAULT_OUT = "design-out"
               help="Optuna storage of the study (an RDB URL such as sqlite:///study.db or "
                    "postgresql://…, shared by several workers); default: SQLite in "
                    "STORE/designs/.")
-@click.option("--out", "out_dir", metavar="DIR",
+@click.option("--out-dir", "out_dir", metavar="DIR",
               help=f"Folder for the rules files (rank-1.toml, …) and the figure (front.png); "
                    f"default {DEFAULT_OUT}/SPEC-NAME.")
 @sweep_threads_option
-@click.option("--dry-run", is_flag=True,
-              help="Print the trials and games the design would run and a time estimate; "
-                   "play nothing, write nothing.")
+# the same flag and words as sweep's (one help per shared flag); here the work is the trials
+# and games still to run, with a time estimate
+@click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
 @click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
 @json_option
 def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_json):
@@ -60,7 +60,7 @@ def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_j
             check_store_path(store)
             from ..paths import check_store_folder
 
-            check_store_folder(out, "--out")
+            check_store_folder(out, "--out-dir")
     if storage is not None and "://" not in storage:
         raise click.UsageError(f"--storage {storage!r}: allowed: an RDB URL such as "
                                "sqlite:///study.db or postgresql://user@host/db")
