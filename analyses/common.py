@@ -42,7 +42,7 @@ FULL = {
     "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
     "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
     "value_search": 250,       # search holder vs the headline holder, per (cell, focal seat)
-    "house_deals": 20_000,     # eight under house rules, per (rule, scale, players): deals
+    "house_deals": 50_000,     # eight under house rules, per (rule, scale, players): deals
     "house_traced": 1_000,     # house rules: deals traced per explained change (and standard)
     "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
     "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches
@@ -117,6 +117,8 @@ SEEDS = {
     "value_players": 8_310,
     "value_ranks": 8_320,
     "value_search": 8_301,  # the headline's seed: search and headline holders pair per deal
+    "house_deals": 8_301,   # the headline's seed: each rule's games pair with standard's
+    "house_traced": 8_301,  # the house-rule runs' seed: the traced deals are their first
     "timing_deals": 8_400,
     "timing_matches": 8_500,
     "variant_deals": 9_001,
