@@ -286,3 +286,21 @@ def test_the_json_fields_are_the_documented_ones(tmp_path):
     finalist = data["finalists"][0]
     fields = set(data) | set(finalist) | set(finalist["goals"][0])
     assert fields - {"low", "high"} == documented("Design fields")
+
+
+def test_weights_make_one_score_and_no_weights_a_front():
+    two = ("[free]\nstacking = [false, true]\n"
+           "[[goals]]\nmeasure = 'deal_length'\naim = 'minimise'{w}\n"
+           "[[goals]]\nmeasure = 'first_player_advantage'\naim = 'minimise'{w}\n")
+    assert spec_of(two.format(w="")).mode == "pareto"
+    assert spec_of(two.format(w="\nweight = 2")).mode == "weighted"
+    assert spec_of(TWO_PARAMETERS).mode == "single"
+
+
+def test_a_custom_scale_can_be_free_and_its_rules_file_loads(tmp_path):
+    spec = spec_of('[free]\nscale = ["hundred", {base = "hundred", "8" = 25}]\n'
+                   '[fixed]\nset = ["match=single"]\n[table]\nplayers = 3\n' + GOAL)
+    (free,) = spec.free
+    assert free.values[0] == "hundred" and isinstance(free.values[1], tuple)
+    rules = spec.rules_for({"scale": free.values[1]}, 3)
+    assert rules.scale_points().max() >= 25

@@ -133,12 +133,13 @@ def verdict(result: DesignResult) -> str:
                      + _pick_by_goal(spec, result.finalists) + ".")
     measured = "; ".join(_goal_words(spec, best))
     if missed:
-        parts.append(f"No rule set tried meets every goal; rank 1 is the closest and misses "
-                     f"{', '.join(missed)}: {measured}.")
+        parts.append(f"No rule set tried meets every goal with {spec.policy} in every seat; "
+                     f"rank 1 is the closest and misses {', '.join(missed)}: {measured}.")
     elif any(g.met(0.0) is not None for g in spec.goals):
-        parts.append(f"Rank 1 meets every goal with a limit: {measured}.")
+        parts.append(f"Played by {spec.policy} in every seat, rank 1 meets every goal with a "
+                     f"limit: {measured}.")
     else:
-        parts.append(f"Rank 1: {measured}.")
+        parts.append(f"Played by {spec.policy} in every seat, rank 1 gives: {measured}.")
     return " ".join(parts)
 
 

@@ -9,7 +9,9 @@ trial's number, so a trial's parameters depend only on the spec, its number and 
 before it: run sequentially, an interrupted and resumed study asks exactly the trials an
 uninterrupted one asks. A trial that a dead process (Ctrl-C, ``kill -9``) left running is
 measured again under the same number and parameters by the next run on the same host; a study
-with all its trials done runs none.
+with all its trials done runs none. Several workers on one shared RDB study (PostgreSQL, MySQL;
+SQLite serialises its writers) each ask for the next trial until the study has ``trials``;
+their order then depends on timing, so only a sequential study is reproducible trial by trial.
 
 Honest evaluation
 -----------------
