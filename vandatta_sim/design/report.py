@@ -299,6 +299,9 @@ def plot_design(result: DesignResult, path) -> None:
         ax.set_title("the front", fontsize=9)
     fig.suptitle(f"{spec.title} ({n} players)", fontsize=9)
     fig.tight_layout()
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=Path(path).suffix[1:] or "png",
-                                                   dpi=110), "figure")
+    kind = Path(path).suffix[1:] or "png"
+    # no software version in the file: the same study draws the same bytes
+    meta = {"Software": None} if kind == "png" else {}
+    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, dpi=110, metadata=meta),
+                     "figure")
     plt.close(fig)
