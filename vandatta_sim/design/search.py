@@ -364,7 +364,7 @@ def run_design(spec: DesignSpec, store="results", storage: str | None = None,
 
     storage = storage or default_storage(spec, store)
     runner = Runner(store=str(store), threads=threads, progress=False,
-                    command=f"vandatta-sim design {spec.source}")
+                    command=f"vandatta-sim design {spec.source}", record={"kind": "design"})
     new = run_trials(spec, runner, storage, log)
     trials = study_trials(spec, storage)
     tried = candidates(spec, trials)
