@@ -215,7 +215,7 @@ def test_kill_9_mid_way_and_rerun_gives_the_uninterrupted_table(tmp_path):
     spec_path = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 14"))
     spec = load_spec(spec_path)
     cli = [sys.executable, "-m", "vandatta_sim.cli", "design", str(spec_path), "--json",
-           "--quiet"]
+           "--no-progress"]
     whole = subprocess.run(cli + ["--store", str(tmp_path / "a"), "--out-dir",
                                   str(tmp_path / "oa")], capture_output=True, text=True,
                            check=True)
@@ -280,7 +280,7 @@ def test_the_json_fields_are_the_documented_ones(tmp_path):
 
     spec = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 3"))
     result = run("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out",
-                 "--json", "--quiet")
+                 "--json", "--no-progress")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     finalist = data["finalists"][0]
