@@ -142,8 +142,13 @@ def results_show(key, store, summary_file, as_json):
     text = show_text(key, provenance, stats)
     click.echo(text)
     if summary_file is not None:
-        _write_note(summary_file, f"Stored run {key}", catalogue.row_of(key, provenance),
-                    text, "", as_json)
+        from ..report.plain import single_verdict
+
+        row = catalogue.row_of(key, provenance)
+        unit = "deals" if provenance.get("match") == "single" else "matches"
+        verdict = single_verdict(stats, catalogue.policies_text(provenance.get("policies")),
+                                 unit)
+        _write_note(summary_file, f"Stored run {key}", row, text, verdict, as_json)
     _warn_capped(_one_row(key, provenance.get("label", ""), stats))
 
 
