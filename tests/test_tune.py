@@ -198,7 +198,7 @@ def test_the_command_tunes_resumes_and_refuses_bad_input(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     runner = CliRunner()
     args = ["tune", "tiny", "--players", "2", "--set", "match=deals:2", "--generations", "1",
-            "--population", "4", "--games", "8", "--validation-games", "8", "--seed", "1"]
+            "--population", "4", "--candidate-games", "8", "--validation-games", "8", "--seed", "1"]
     done = runner.invoke(main, args)
     assert done.exit_code == 0, done.output
     assert "Verdict: " in done.output and (tmp_path / "results/tuned/tiny.json").is_file()
@@ -207,7 +207,7 @@ def test_the_command_tunes_resumes_and_refuses_bad_input(tmp_path, monkeypatch):
                                   "single", "--policy", "0=tuned:tiny"])
     assert played.exit_code == 0, played.output
     for bad, message in ((["--objective", "x"], "objective 'x' is not allowed"),
-                         (["--games", "7"], "multiples of players"),
+                         (["--candidate-games", "7"], "multiples of players"),
                          (["--set", "match=single"], "needs a match format")):
         out = runner.invoke(main, args[:2] + ["--players", "2"] + bad + ["--store", "other"])
         assert out.exit_code == 2 and message in out.output, out.output

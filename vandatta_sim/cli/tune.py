@@ -12,9 +12,9 @@ import sys
 import click
 
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, SEED_TYPE, build_rules, check_store_path, overrides_option,
-                      preset_option, rules_file_option, store_option, threads_option,
-                      usage_errors)
+from .options import (ASCII_INT, build_rules, check_store_path, overrides_option,
+                      players_option, preset_option, rules_file_option, seed_option,
+                      store_option, threads_option, usage_errors)
 
 
 @click.command("tune")
@@ -22,7 +22,7 @@ from .options import (ASCII_INT, SEED_TYPE, build_rules, check_store_path, overr
 @preset_option
 @rules_file_option
 @overrides_option
-@click.option("--players", type=ASCII_INT, help="Table size (default: the rules' players).")
+@players_option
 @click.option("--objective", default="match", show_default=True, metavar="match|deals|points",
               help="What the seat maximises: match wins (the rules' match), deal wins, or "
                    "fewest penalty points (single deals).")
@@ -30,13 +30,12 @@ from .options import (ASCII_INT, SEED_TYPE, build_rules, check_store_path, overr
               help="CMA-ES generations (a rerun with more continues the stored run).")
 @click.option("--population", type=ASCII_INT, default=8, show_default=True,
               help="Candidates per generation (≥ 4).")
-@click.option("--games", type=ASCII_INT, default=800, show_default=True,
+@click.option("--candidate-games", "games", type=ASCII_INT, default=800, show_default=True,
               help="Games per candidate and generation, a multiple of the players (the focal "
                    "seat rotates).")
 @click.option("--validation-games", type=ASCII_INT, default=20_000, show_default=True,
               help="Held-out games of the final check against expert (paired).")
-@click.option("--seed", type=SEED_TYPE, default=0, show_default=True,
-              help="Seed: training games use 2*seed, validation 2*seed+1.")
+@seed_option
 @threads_option
 @store_option
 @click.option("--list", "list_only", is_flag=True, help="List the stored tuned policies.")
@@ -48,6 +47,7 @@ def tune_cmd(name, preset, rules_file, overrides, players, objective, generation
     every candidate of a generation plays the same games. The state is saved after every
     generation in STORE/tuned/NAME.run/: the same command again resumes. Example:
     vandatta-sim tune std-hundred-4 --preset standard --players 4 --objective match.
+    Training games use seed 2*SEED, the held-out check 2*SEED+1.
     """
     if list_only:
         _list()
