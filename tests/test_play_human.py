@@ -141,3 +141,51 @@ def test_bad_seat_is_one_error_line():
                           text=True, stdin=subprocess.DEVNULL, timeout=120)
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "--human" in done.stderr and "0 to 1" in done.stderr
+
+
+HINT = re.compile(r"^  (\d+|d)\) (\S+?)(?:>([cdhs]))?(?: \(stop stacking\))?\s+(-?[\d.]+)%? "
+                  r"\[(-?[\d.]+), (-?[\d.]+)\]", re.M)
+
+
+def test_hints_value_every_option_and_the_review_names_a_bad_move():
+    """Through a pipe: every hinted move lists each legal card with a value and an interval;
+    choosing the option the coach rates worst each time gets named in the review."""
+    from pexpect.popen_spawn import PopenSpawn
+
+    child = PopenSpawn([CLI, "play", "--human", "0", "--seed", SEED, *RULES, "--hints",
+                        "--coach", "search:objective=points"], env=_env("dumb"),
+                       encoding="utf-8", timeout=300)
+    chosen, hinted = [], 0
+    while True:
+        i = child.expect([r"move> ", r"suit> ", pexpect.EOF])
+        screen = child.before
+        if i == 2:
+            break
+        if i == 1:
+            child.sendline(chosen[-1][1] if chosen and chosen[-1][1] else "h")
+            continue
+        moves = _last(r"moves: ([^\n]*)", screen.split("coach (")[0]) or ""
+        legal = dict((c, k) for k, c in re.findall(rf"(\d+)\) ({CARD})", moves))
+        hints = HINT.findall(screen.split("coach (")[-1]) if "coach (" in screen else []
+        if not hints:
+            child.sendline("d" if "no card fits" in screen else "1")
+            continue
+        hinted += 1
+        assert {card for _, card, *_ in hints} == set(legal), screen
+        for _, _, _, value, low, high in hints:
+            assert float(low) <= float(value) <= float(high)
+        number, card, suit, *_ = max(hints, key=lambda h: float(h[3]))  # most points: worst
+        chosen.append((card, suit))
+        child.sendline(number)
+    out = child.before
+    child.proc.wait()
+    child.proc.stdin.close()
+    child.proc.stdout.close()
+    assert child.proc.returncode == 0, out
+    assert hinted >= 2
+    review = re.search(r"coach's review of deal 1: (\d+) move\(s\) with a choice, (\d+) clearly",
+                       out)
+    assert review and int(review.group(2)) >= 1, out
+    named = re.findall(rf"you played ({CARD})", out)
+    assert named and all(any(card == c for c, _ in chosen) for card in named)
+    assert "referee: every move legal" in out

@@ -184,7 +184,7 @@ class Table:
         called after each deal's scores (and eliminations) are in the trace."""
         C, G, H = self.C, self.G, self.H
         n_seats = self.rules.players
-        E._seed_rng(H, E.game_seed_nb(seed_key(self.seed), self.game))
+        E._seed_rng(H, np.uint64(E.game_seed_nb(seed_key(self.seed), self.game)))
         G[E.S_NEV] = 0
         for q in range(n_seats):
             G[E.G_ACTIVE + q], G[E.G_TOTALS + q], G[E.G_WINS + q] = 1, 0, 0

@@ -313,10 +313,14 @@ class Person:
                         "card": None, "suit": -1, "stacked": False, "asked": q.kind}
         self.decisions.append(self.pending)
         sc = self.screen
+        order = {c: k for k, c in enumerate(q.cards, 1)}
+        hints.sort(key=lambda h: (order.get(h.option.card, len(order) + 1), h.option.suit,
+                                  h.option.stop))
         lines = [f"coach ({self.coach.policy}, {self.coach.measure}, 95% interval):"]
         for h in hints:
             e = h.value
-            text = h.option.describe(lambda c: sc.card(c), sc.suit)
+            number = order.get(h.option.card)
+            text = f"{number if number else 'd'}) " + h.option.describe(lambda c: sc.card(c, markup=False), sc.suit_text)
             if self.coach.points:
                 lines.append(f"  {text:<24} {e.value:5.1f} [{e.low:.1f}, {e.high:.1f}]")
             else:
@@ -377,6 +381,9 @@ class Person:
                     card = q.cards[k - 1]
                 elif q.may_decline and k == len(q.cards) + 1:
                     return self._chosen(Answer(-1, call))
+                elif not q.cards:
+                    sc.say("no card fits: type d to draw")
+                    continue
                 else:
                     sc.say(f"there is no move {k}: choose 1 to {len(q.cards)}")
                     continue
