@@ -27,6 +27,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import engine as E
+# The engine's own functions that the table runs, one at a time (private to the engine, so
+# listed here in one place): they are njit dispatchers, callable from Python.
+from .engine.game import (_ace_draws, _deal_hands, _draw, _draw_n, _duty_answers, _follow_ups,
+                          _hand_points_all, _last_card_mask, _legal, _on_top, _place, _set_top,
+                          _start_card, _turn_loop)
+from .engine.match import _after_deal, _next_dealer, _seat_order
+from .engine.primitives import _seed_rng, _step
 from .rules import Rules
 from .simulate import Seats, kernel_constants, seed_key
 from .trace import Event
@@ -160,9 +167,9 @@ class Table:
         answer when one is pending)."""
         p = self.position(seat)
         if self.duty is not None:
-            return int(E._duty_answers(self.C, self.G, self.H, p))
+            return int(_duty_answers(self.C, self.G, self.H, p))
         count = self.hand_size(seat)
-        return int(E._legal(self.C, self.G, self.H[p], count, E._on_top(self.C, self.G)))
+        return int(_legal(self.C, self.G, self.H[p], count, _on_top(self.C, self.G)))
 
     # --- the game ---------------------------------------------------------------------------
     def _record(self, kind: int, seat: int, a: int, b: int = 0):
@@ -184,7 +191,7 @@ class Table:
         called after each deal's scores (and eliminations) are in the trace."""
         C, G, H = self.C, self.G, self.H
         n_seats = self.rules.players
-        E._seed_rng(H, np.uint64(E.game_seed_nb(seed_key(self.seed), self.game)))
+        _seed_rng(H, np.uint64(E.game_seed_nb(seed_key(self.seed), self.game)))
         G[E.S_NEV] = 0
         for q in range(n_seats):
             G[E.G_ACTIVE + q], G[E.G_TOTALS + q], G[E.G_WINS + q] = 1, 0, 0
@@ -192,15 +199,15 @@ class Table:
         winner, deals = -1, 0
         for deal_no in range(E.DEAL_CAP):
             self.deal_no = deal_no
-            self.n = int(E._seat_order(G, n_seats, self.dealer))
+            self.n = int(_seat_order(G, n_seats, self.dealer))
             result = self._play_deal(ask, on_turn)
             deals += 1
-            winner = int(E._after_deal(C, G, self.tr, self.n, result, deal_no))
+            winner = int(_after_deal(C, G, self.tr, self.n, result, deal_no))
             if on_deal_end is not None:
                 on_deal_end(self)
             if winner != E.MATCH_GOES_ON:
                 break
-            self.dealer = int(E._next_dealer(G, n_seats, self.dealer))
+            self.dealer = int(_next_dealer(G, n_seats, self.dealer))
         else:
             winner = -1
         if self.rules.match_kind != "single":
@@ -211,9 +218,9 @@ class Table:
     def _play_deal(self, ask, on_turn) -> int:
         C, G, H, n = self.C, self.G, self.H, self.n
         self._make_room()
-        E._deal_hands(C, G, H, self.tr, n, self.deal_no)
+        _deal_hands(C, G, H, self.tr, n, self.deal_no)
         before = int(G[E.S_NEV])
-        E._start_card(C, G, H, self.tr, n)
+        _start_card(C, G, H, self.tr, n)
         self._person_names_start_suit(ask, before)
         p, idle, turns = 0, 0, 0
         result, reason = -2, E.END_CAPPED
@@ -227,7 +234,7 @@ class Table:
             if seat in self.people:
                 won = self._person_turn(ask, p)
             else:
-                won = int(E._turn_loop(C, G, H, self.tr, n, p, 1, E.NO_FORCE, 0)[0]) == p
+                won = int(_turn_loop(C, G, H, self.tr, n, p, 1, E.NO_FORCE, 0)[0]) == p
             if won:
                 result, reason = p, E.END_WON
                 break
@@ -235,9 +242,9 @@ class Table:
             if idle >= n:
                 result, reason = -1, E.END_BLOCKED
                 break
-            p = int(E._step(p, G[E.S_DIR], n))
+            p = int(_step(p, G[E.S_DIR], n))
         G[E.S_TURNS] = turns
-        E._hand_points_all(C, G, H, n)
+        _hand_points_all(C, G, H, n)
         self._record(Event.END_DEAL, self.seat_at(result) if result >= 0 else -1, reason)
         return result
 
@@ -269,7 +276,7 @@ class Table:
         if status == 2:
             return True
         if G[E.S_CALL_FORGOT]:
-            E._draw_n(C, G, H, self.tr, p, C[E.R_CALL_PENALTY], E.CAUSE_CALL)
+            _draw_n(C, G, H, self.tr, p, C[E.R_CALL_PENALTY], E.CAUSE_CALL)
         return False
 
     def _ask(self, ask, question: Ask) -> int:
@@ -283,8 +290,8 @@ class Table:
         C, G, H = self.C, self.G, self.H
         seat = self.seat_at(p)
         count = self.hand_size(seat)
-        on_top = E._on_top(C, G)
-        m = int(E._legal(C, G, H[p], count, on_top))
+        on_top = _on_top(C, G)
+        m = int(_legal(C, G, H[p], count, on_top))
         may_pass = not C[E.R_MUST_PLAY]
         card = self._ask(ask, Ask("move", seat, tuple(mask_cards(m)),
                                   may_decline=m == 0 or may_pass))
@@ -296,12 +303,12 @@ class Table:
             raise ValueError("a person must play when must_play is on and a card fits")
         drawn, limit = 0, int(C[E.R_DRAW_LIMIT])
         while limit == 0 or drawn < limit:
-            card = int(E._draw(C, G, H, self.tr, p, E.CAUSE_DRAW))
+            card = int(_draw(C, G, H, self.tr, p, E.CAUSE_DRAW))
             if card < 0:
                 break
             drawn += 1
             count += 1
-            if E._legal(C, G, H[p], count, on_top & np.uint64(bit(card))):
+            if _legal(C, G, H[p], count, on_top & np.uint64(bit(card))):
                 return card  # only the drawn card may be played, and the engine plays it
         self._record(Event.PASS, seat, 0)
         return -1
@@ -310,7 +317,7 @@ class Table:
         """The engine's _answer_duty with the person choosing."""
         C, G, H = self.C, self.G, self.H
         seat = self.seat_at(p)
-        answers = int(E._duty_answers(C, G, H, p))
+        answers = int(_duty_answers(C, G, H, p))
         cause = E.CAUSE_COUNTER if G[E.S_DUTY_ACE] > 0 else E.CAUSE_TWO
         # the engine's policies answer whenever they can and must_play is on
         card = self._ask(ask, Ask("duty", seat, tuple(mask_cards(answers)),
@@ -320,7 +327,7 @@ class Table:
         duty = int(G[E.S_DUTY_ACE] + G[E.S_DUTY_TWO])
         G[E.S_DUTY_ACE] = 0
         G[E.S_DUTY_TWO] = 0
-        E._draw_n(C, G, H, self.tr, p, duty, cause)
+        _draw_n(C, G, H, self.tr, p, duty, cause)
         self._record(Event.PASS, seat, 0)
         return -1
 
@@ -329,7 +336,7 @@ class Table:
         forgetting: a call said this turn is made, else it is forgotten."""
         seat = self.seat_at(p)
         self.C[E.C_FORGET + seat] = NO_CALL_FORGET if self.called else ALWAYS_FORGETS
-        return int(E._place(self.C, self.G, self.H, self.tr, p, card))
+        return int(_place(self.C, self.G, self.H, self.tr, p, card))
 
     def _person_plays(self, ask, p: int, card: int) -> int:
         """The engine's _play_card with the person choosing: 2 if the hand is now empty, 1 if
@@ -352,12 +359,12 @@ class Table:
                     name_suits = E.ALL_SUITS
             else:
                 rank = card // E.N_SUITS
-                E._set_top(G, card)
+                _set_top(G, card)
                 if rank == E.ACE:
                     if C[E.R_ACE_ON_ACE] == E.AA_COUNTER:
                         G[E.S_DUTY_ACE] += C[E.R_ACE_DRAW]
                     else:
-                        E._ace_draws(C, G, H, self.tr, p, n)
+                        _ace_draws(C, G, H, self.tr, p, n)
                 elif rank == E.TWO and C[E.R_TWO_DRAWS_TWO]:
                     G[E.S_DUTY_TWO] += 2
                 stacked = self._person_stacks(ask, p, rank)
@@ -367,7 +374,7 @@ class Table:
                 if rank == E.EIGHT:
                     name_suits = E.ALL_SUITS
                     if C[E.R_EIGHT_SAME]:
-                        follow = int(E._follow_ups(C, G, H[p], self.hand_size(seat) + 1))
+                        follow = int(_follow_ups(C, G, H[p], self.hand_size(seat) + 1))
                         name_suits = sum(1 << s for s in range(E.N_SUITS)
                                          if follow & suit_mask(s))
             if name_suits:
@@ -395,10 +402,10 @@ class Table:
             return -1
         seat = self.seat_at(p)
         rest = self.hand_size(seat)
-        if rest == 1 and not (same & int(E._last_card_mask(C, G))):
+        if rest == 1 and not (same & int(_last_card_mask(C, G))):
             return -1
         if rank == E.EIGHT and C[E.R_EIGHT_SAME] and rest > 1 and \
-                int(E._follow_ups(C, G, H[p], rest)) == 0:
+                int(_follow_ups(C, G, H[p], rest)) == 0:
             return -1
         return self._ask(ask, Ask("stack", seat, tuple(mask_cards(same)), may_decline=True))
 

@@ -110,6 +110,7 @@ def why_illegal(table: Table, seat: int, card: int, screen: Screen) -> str:
     """The reason the engine's rules refuse ``card`` for ``seat`` now."""
     rules, G = table.rules, table.G
     from .. import engine as E
+    from ..table import _last_card_mask, _on_top
 
     name = screen.card(card)
     hand = table.hand(seat)
@@ -123,13 +124,13 @@ def why_illegal(table: Table, seat: int, card: int, screen: Screen) -> str:
         return f"{cards} cards to draw are pending: {how}"
     if rules.specials_only_must_draw and all(c >= 52 or c // 4 in (ACE, EIGHT) for c in hand):
         return "a hand of only eights, aces and jokers must draw (specials_only_must_draw)"
-    if len(hand) == 1 and not (bit(card) & int(E._last_card_mask(table.C, G))):
+    if len(hand) == 1 and not (bit(card) & int(_last_card_mask(table.C, G))):
         if not rules.out_on_special and (card >= 52 or card // 4 in (ACE, EIGHT)):
             return f"you may not go out on {name}, a special card (out_on_special is off)"
         return (f"your last card must be of the start suit "
                 f"{screen.suit(int(G[E.S_START_SUIT]))} (last_card_start_suit)")
     eff, suit, rank = int(G[E.S_EFF]), int(G[E.S_SUIT]), int(G[E.S_RANK])
-    fits = bit(card) & int(E._on_top(table.C, G))
+    fits = bit(card) & int(_on_top(table.C, G))
     if not fits:
         is_eight, is_ace = card < 52 and card // 4 == EIGHT, card < 52 and card // 4 == ACE
         if eff == E.EFF_EIGHT:

@@ -67,7 +67,7 @@ def load_saved(path):
         raise click.BadParameter(f"{path}: {exc}", param_hint="--replay") from None
     names = {s: f"seat {s}" + (" (person)" if s in record.get("people", []) else
                                f" ({record['policies'][s]})") for s in range(rules.players)}
-    return rules, trace, names
+    return rules, trace, names, list(record["policies"])
 
 
 def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, plain):

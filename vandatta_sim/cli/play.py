@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
-from .options import (build_rules, build_seats, game_index_option, rules_options, seat_options,
-                      seed_option, usage_errors, warn_inert)
+from .options import (build_rules, build_seats, game_index_option, json_option, rules_options,
+                      seat_options, seed_option, usage_errors, warn_inert)
 
 
 @click.command("play")
@@ -16,6 +16,7 @@ from .options import (build_rules, build_seats, game_index_option, rules_options
 @game_index_option
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay the game through the independent referee.")
+@json_option
 @click.option("--human", "people", multiple=True, type=int, metavar="SEAT",
               help="Play this seat yourself at the terminal (repeat for hot-seat play); "
                    "the other seats play their --policy.")
@@ -34,25 +35,19 @@ from .options import (build_rules, build_seats, game_index_option, rules_options
               help="Narrate and referee a game written by --save (its rules are in the file).")
 @usage_errors()
 def play_cmd(preset, rules_file, overrides, players, match, policies, forget, seed, game, check,
-             people, hints, coach_policy, save, plain, replay):
+             as_json, people, hints, coach_policy, save, plain, replay):
     """Narrate one game move by move (the same game as in `simulate` with this seed), or play
-    it yourself with --human SEAT.
+    it yourself with --human SEAT (--hints for a coach, --save FILE to keep it, --replay FILE
+    to narrate it again).
 
     A game is what --match says, by default the preset's match format (standard: an
     elimination match); --match single narrates one deal."""
     from ..referee import RefereeError, referee
     from ..trace import narrate
 
-    if replay is not None:
-        from .human_play import load_saved
-
-        rules, trace, names = load_saved(replay)
-        seats = None
-    else:
+    if people and replay is None and not as_json:
         rules = build_rules(preset, rules_file, overrides, players, match)
         seats = build_seats(rules, policies, forget)
-        names = None
-    if people and replay is None:
         from .human_play import play_at_table
 
         play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, plain)
@@ -60,17 +55,36 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
     for given, name in ((hints, "--hints"), (save, "--save"), (plain is not None, "--plain"),
                         (people, "--human")):
         if given:
-            raise click.UsageError(f"{name} goes with --human SEAT (and not with --replay); "
-                                   "without it play narrates a game")
-    if replay is None:
+            raise click.UsageError(f"{name} goes with --human SEAT (and neither with --replay "
+                                   "nor --json); without it play narrates a game")
+    if replay is not None:
+        from .human_play import load_saved
+
+        rules, trace, names, policies_played = load_saved(replay)
+    else:
         from ..simulate import trace_game
 
+        rules = build_rules(preset, rules_file, overrides, players, match)
+        seats = build_seats(rules, policies, forget)
         warn_inert(rules, seats)
         trace = trace_game(rules, seed, game, policies=seats)
-    click.echo(narrate(trace, names))
+        names, policies_played = None, list(seats.policies)
+    text = narrate(trace, names)
+    if not as_json:
+        click.echo(text)
     if check:
         try:
             referee(trace, rules)
         except RefereeError as exc:  # an engine bug: say so plainly, exit non-zero
             raise click.ClickException(f"referee rejected the game: {exc}") from None
+    if as_json:
+        import json
+
+        click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
+                               "seed": seed, "game": game, "policies": policies_played,
+                               "events": [list(map(int, row)) for row in trace],
+                               "narration": text.splitlines(),
+                               "referee": "checked" if check else "not checked"},
+                              indent=2, ensure_ascii=False))
+    elif check:
         click.echo("referee: every move legal, cards conserved, scores correct")
