@@ -76,7 +76,10 @@ class Coach:
 
     @property
     def measure(self) -> str:
-        return "points left in hand (lower is better)" if self.points else "chance to win the deal"
+        if self.points:
+            return "points left in hand (lower is better)"
+        return "chance to win the match" if self.code & E.OPT_SEARCH_MATCH else \
+            "chance to win the deal"
 
     def hints(self, table, seat: int) -> list[Hint]:
         """Every option of ``seat``'s move now (empty where it has no card to play)."""
