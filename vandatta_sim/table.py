@@ -335,8 +335,12 @@ class Table:
         """The engine's _place, with the person's lappen call (or its absence) as the seat's
         forgetting: a call said this turn is made, else it is forgotten."""
         seat = self.seat_at(p)
+        kept = int(self.C[E.C_FORGET + seat])
         self.C[E.C_FORGET + seat] = NO_CALL_FORGET if self.called else ALWAYS_FORGETS
-        return int(_place(self.C, self.G, self.H, self.tr, p, card))
+        try:
+            return int(_place(self.C, self.G, self.H, self.tr, p, card))
+        finally:  # the bots' searches and the coach read the seat's forgetting as configured
+            self.C[E.C_FORGET + seat] = kept
 
     def _person_plays(self, ask, p: int, card: int) -> int:
         """The engine's _play_card with the person choosing: 2 if the hand is now empty, 1 if
