@@ -189,3 +189,21 @@ def test_hints_value_every_option_and_the_review_names_a_bad_move():
     named = re.findall(rf"you played ({CARD})", out)
     assert named and all(any(card == c for c, _ in chosen) for card in named)
     assert "referee: every move legal" in out
+
+
+def test_a_saved_game_replays_with_the_narrator(tmp_path):
+    saved = tmp_path / "game.json"
+    done = subprocess.run([CLI, "play", "--human", "0", "--seed", SEED, *RULES, "--save",
+                           str(saved)], input="1\n" * 200, text=True, capture_output=True,
+                          env=_env("dumb"), timeout=300)
+    assert done.returncode == 0, done.stderr
+    replay = subprocess.run([CLI, "play", "--replay", str(saved)], capture_output=True,
+                            text=True, timeout=120)
+    assert replay.returncode == 0, replay.stderr
+    assert "seat 0 (person) plays" in replay.stdout
+    assert replay.stdout.rstrip().endswith("every move legal, cards conserved, scores correct")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    refused = subprocess.run([CLI, "play", "--replay", str(bad)], capture_output=True,
+                             text=True, timeout=120)
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
