@@ -23,6 +23,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test,dask]"
 	@echo "compiling the engine's kernel into $(NUMBA_CACHE_DIR) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
+	@echo "compiling the table's engine calls for play --human (minutes, once)"
+	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"
 	touch $@
 
 install: $(VENV)/.installed ## Create .venv, install the package with test and dask extras, compile the engine
@@ -75,7 +77,8 @@ reports/design.md: analyses/design.py examples/fair-two-player-design.toml examp
 reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md reports/design.md | $(VENV)/.installed
 	$(PY) analyses/index.py --out $@
 
-reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
+reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale); then say which came out byte-identical to the committed ones
+	@$(PY) scripts/compare_reports.py reports
 
 players: reports/players.md ## Only the players' ladder report (reports/players.md)
 
