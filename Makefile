@@ -44,7 +44,7 @@ bench: install ## Deals/s by preset, players, policy, threads; one seat per benc
 BASE ?= $(shell git log -1 --format=%h main -- vandatta_sim/engine.py vandatta_sim/engine)
 ROUNDS ?= 5
 DEALS ?= 200000
-bench-ab: install ## A/B deals/s (random, expert) and search decisions/s against BASE=REF (default: main's last engine change)
+bench-ab: install ## A/B random, expert deals and search decisions per CPU-s against BASE=REF (default: main's last engine change)
 	$(PY) scripts/bench_ab.py --rounds $(ROUNDS) --deals $(DEALS) $(BASE) .
 
 # An engine change that must keep the games replays the first games of sampled stored chunks
