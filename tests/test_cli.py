@@ -156,6 +156,32 @@ def test_every_command_has_help_and_a_shared_flag_reads_the_same_everywhere():
         assert len(declarations) <= (2 if flag in two_forms else 1), (flag, declarations)
 
 
+def test_each_option_object_is_declared_once_and_options_py_holds_only_options():
+    # the drift: json_option was assigned twice in cli/options.py (the second silently won);
+    # a help/metavar comparison cannot see two identical declarations, the source can
+    import ast
+    import inspect
+
+    from vandatta_sim.cli import options
+
+    tree = ast.parse(inspect.getsource(options))
+    assigned = [target.id for node in tree.body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)]
+    defined = [node.name for node in tree.body
+               if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    names = assigned + defined
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+    # only options: every assignment is a click.option, every function a decorator of options
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            call = node.value
+            assert (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                    and call.func.attr == "option"), ast.unparse(node)[:60]
+        assert not isinstance(node, ast.ClassDef), node.name
+    for name in defined:
+        assert name.endswith(("_option", "_options")), name
+
+
 def test_simulate_streams_chunks_with_the_same_games_and_summary(tmp_path, monkeypatch):
     from vandatta_sim.cli import simulate as simulate_cli
     from vandatta_sim.rules import get_preset

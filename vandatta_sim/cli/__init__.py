@@ -2,7 +2,7 @@
 
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
-(see :mod:`vandatta_sim.cli.options`). One command group per module: ``rules``, ``simulate``,
+(see :mod:`vandatta_sim.cli.errors`). One command group per module: ``rules``, ``simulate``,
 ``play``, ``sweep``, ``results`` and ``bench``.
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 
-from .interrupts import exit_quietly_on_signals
+from .interrupts import exit_quietly_on_signals, restore_signals, signals_raise_interrupt
 
 # Until the command's module is imported (numpy, pandas, numba: seconds), a Ctrl-C or SIGTERM
 # ends the process with one line: nothing has been written yet.
@@ -23,7 +23,7 @@ _quiet_while_importing = exit_quietly_on_signals()
 import click  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from .options import OneLineErrorGroup  # noqa: E402
+from .errors import OneLineErrorGroup  # noqa: E402
 
 #: command name → (module in this package, command object's name), in the order of ``--help``
 COMMANDS = {
@@ -49,8 +49,15 @@ class LazyGroup(OneLineErrorGroup):
             return None
         module, attribute = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f".{module}", __name__), attribute)
-        _quiet_while_importing.restore()  # from here on each command handles its interrupts
+        _quiet_while_importing.restore()
+        signals_raise_interrupt()  # from here on SIGTERM is handled like SIGINT
         return command
+
+    def main(self, *args, **kwargs):
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            restore_signals()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import click
 
-from ..paths import write_atomically
+from ..atomic import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
-from .options import (build_rules, build_seats, check_user_file, games_option, rules_options,
-                      seat_options, seed_option, threads_option, usage_errors, warn_inert)
+from .builders import build_rules, build_seats, check_user_file, warn_inert
+from .errors import usage_errors
+from .options import games_option, rules_options, seat_options, seed_option, threads_option
 
 
 @click.command("simulate")

@@ -29,12 +29,13 @@ from ..sweep.config import _dedupe
 from ..sweep.dry_run import estimate_time
 from ..sweep.summary import capped_warning
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, baseline_option, check_preset_once, check_store_path,
-                      forget_option, json_option, match_formats_option, overrides_option,
-                      per_seat_option, player_counts_option, plot_option, policy_option,
-                      precision_option, preset_option, rules_file_option, store_option,
-                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors,
-                      warn_inert)
+from .builders import check_preset_once, check_store_path, warn_inert
+from .errors import usage_errors
+from .options import (baseline_option, forget_option, json_option, match_formats_option,
+                      overrides_option, per_seat_option, player_counts_option, plot_option,
+                      policy_option, precision_option, preset_option, rules_file_option,
+                      store_option, sweep_games_option, sweep_seed_option, sweep_threads_option)
+from .paramtypes import ASCII_INT
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -79,8 +80,8 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     95% half-width is ≤ H, checked game by game (chunks are played in order and the last is
     cut there), so the count does not depend on --chunk-size, threads or backend.
     """
-    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
-               "again to resume")
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+               "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message) as signals:
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
@@ -107,9 +108,10 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
             settings.pop("games", None)
         if games is not None and precision is not None:
             raise SweepError("give --games or --precision, not both")
-        if dask and scheduler:
+        if dask and scheduler is not None:
             raise SweepError("give --dask local or --scheduler ADDR, not both")
-        backend = "dask-local" if dask else scheduler or "local"
+        # an empty --scheduler is a bad address (check_backend), never "run locally"
+        backend = "dask-local" if dask else "local" if scheduler is None else scheduler
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
@@ -124,6 +126,10 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         if dry_run:
             if run["games"] is not None or run["precision"] is not None:
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
+            else:  # the plan lists the configurations only; its settings are still checked
+                check_run_settings(games=1, seed=seed, chunk_size=chunk_size, threads=threads)
+            if backend != "local":
+                check_backend(backend)
             work = plan(configs, seed=seed, chunk_size=chunk_size, store=store, **run)
             _print_plan(work, run, seed, chunk_size, store, backend, as_json)
             if not as_json and backend == "local":

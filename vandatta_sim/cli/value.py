@@ -17,11 +17,12 @@ import sys
 import click
 
 from .interrupts import interrupts_end_the_run
-from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_store_path,
-                      check_user_file, json_option, overrides_option, player_counts_option,
-                      plot_option, policy_option, precision_option, preset_option,
-                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
-                      sweep_threads_option, usage_errors, warn_inert)
+from .builders import build_rules, check_store_path, check_user_file, warn_inert
+from .errors import usage_errors
+from .options import (json_option, overrides_option, player_counts_option, plot_option,
+                      policy_option, precision_option, preset_option, rules_file_option,
+                      store_option, sweep_games_option, sweep_seed_option, sweep_threads_option)
+from .paramtypes import MAX_SWEEP_GAMES, CountType
 
 #: Deals per table when neither --games nor --precision is given.
 DEFAULT_GAMES = 20_000
@@ -58,8 +59,8 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, policies, g
     --policy sets the seats as in simulate (all=NAME). With --precision the measure is the
     deal-win effect. Example: --preset standard --players 4 --games 20000 --seed 1.
     """
-    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
-               "again to resume")
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+               "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message):
         _value(preset, rules_file, overrides, players, scales, ranks, policies, games,
                match_games, precision, seed, threads, store, plot, as_json)
@@ -68,12 +69,21 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, policies, g
 def _value(preset, rules_file, overrides, players, scales, ranks, policies, games, match_games,
            precision, seed, threads, store, plot, as_json):
     from ..report.runner import Runner
+    from ..rules import settings
     from ..simulate import Seats
     from ..sweep import SweepError, check_run_settings
     from ..value import card_value, check_ranks, check_scales
 
     with usage_errors():
+        # the one "given twice" rule: --players and --scale are shortcuts of --set fields
+        settings(overrides, [("players", ",".join(map(str, players)) if players else None,
+                              f"--players {','.join(map(str, players))}"),
+                             ("scale", scales, f"--scale {scales}")])
         rules = build_rules(preset, rules_file, overrides)
+        if match_games is not None and rules.match == "single":
+            raise SweepError(f"--match-games {match_games} changes nothing here: the rules play "
+                             "single deals (match = single); give a match (--set match=…) or "
+                             "leave --match-games out")
         ranks = check_ranks(ranks)
         scales = check_scales(scales) if scales is not None else [rules.scale]
         policies = list(policies) or ["expert"]
