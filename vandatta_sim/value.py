@@ -86,11 +86,14 @@ def scale_points(scale) -> tuple[int, ...]:
 
 
 def scale_with(scale, rank: str, points: int) -> tuple[int, ...]:
-    """``scale`` with ``rank`` scoring ``points`` (a joker scores as an eight, so it moves
-    with the eight)."""
+    """``scale`` with ``rank`` scoring ``points``. A joker that scores as an eight (the rule,
+    and every named scale) moves with the eight; one the scale gives its own score (a custom
+    ``joker = 100``) keeps it, so that only the rank's score changes between the two runs of
+    the break-even line."""
     out = list(scale_points(scale))
+    joker_is_an_eight = out[13] == out[RANKS.index("8")]
     out[RANKS.index(rank)] = points
-    if rank == "8":
+    if rank == "8" and joker_is_an_eight:
         out[13] = points
     return tuple(out)
 
@@ -294,7 +297,7 @@ def plot_card_value(table: pd.DataFrame, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .paths import write_atomically
+    from .plots import save_figure
     from .report.markdown import row_estimate
 
     panels = [("win", "Δ P(win deal), percentage points", 100.0),
@@ -327,7 +330,7 @@ def plot_card_value(table: pd.DataFrame, path: str) -> None:
     axes[0][0].legend(fontsize=8)
     fig.suptitle("One more card of the rank: paired effect with 95% interval")
     fig.tight_layout()
-    kind = path.rsplit(".", 1)[-1].lower()
-    metadata = {"Software": None} if kind == "png" else {"Date": None}
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, metadata=metadata), "--plot")
-    plt.close(fig)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)
