@@ -41,7 +41,7 @@ bench: install ## Deals/s by preset, players, policy, threads; one seat per benc
 # (the package's modules, subpackages included, except the command line)
 REPORT_LIB := $(filter-out vandatta_sim/cli%,$(wildcard vandatta_sim/*.py vandatta_sim/*/*.py)) analyses/common.py
 
-reports/eight-value.md: analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed
+reports/eight-value.md: analyses/eight_value.py analyses/eight_players.py analyses/eight_house_rules.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/eight_value.py --out $@
 
 reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed

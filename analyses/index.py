@@ -14,14 +14,15 @@ from vandatta_sim.tables import format_table
 
 REPORTS = [
     ("eight-value.md", "analyses/eight_value.py",
-     "What one more eight (and, alongside, one more ace) is worth under each scoring scale "
-     "(`base`, `hundred`, `crazy_eights`) at 2–5 players, on one screen: its effect on deal "
-     "win, penalty points and match win (also per deal played, since matches last 4× longer "
-     "under `base`), and its break-even face value, each with a 95% interval; then how much "
-     "of that belongs to the game and how much to the players (random/expert holders and "
-     "tables), hold or dump and when to play the eights (`expert` vs `expert:eights=dump` and "
-     "`=K`), and every rank with a random-play control. `vandatta-sim value` asks the same "
-     "for any house rules."),
+     "What one more eight is worth to its holder under each scoring scale (`base`, `hundred`, "
+     "`crazy_eights`) at 2–5 players, on one screen (deal wins, match wins, points, with the "
+     "players named); then the detail (opponents' points and standing, matches per deal "
+     "played, one more ace), the break-even score as a threshold (Fieller intervals, in "
+     "ordinary cards, on own points and on standing), the eight under each house rule and "
+     "preset at 3 and 4 players (paired against `standard`, Holm), the `search` player on "
+     "the same deals in every headline cell, how much belongs to the game and how much to "
+     "the players, hold or dump and when to play the eights, and every rank with a "
+     "random-play control. `vandatta-sim value` asks the same for any house rules."),
     ("variants.md", "analyses/variants.py",
      "Every preset and every single house rule toggled from `standard`: deal length with "
      "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "

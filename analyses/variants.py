@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from vandatta_sim.report.designs import skill_comparisons
-from vandatta_sim.report.markdown import fmt
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.plots import (mark_beyond, needs_log_axis, outlier_limit, plain_log_axis,
                                 quantile_rows)
 from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,

@@ -1,4 +1,6 @@
-"""Charts of compared configurations: each measure per configuration with its 95% interval.
+"""Charts of the commands: each measure per configuration with its 95% interval.
+
+:func:`plot_card_value` draws the card-value experiment (``value --plot``).
 
 matplotlib is imported here only, and this module only when a chart is asked for, so that no
 other command pays for it.
@@ -184,3 +186,51 @@ def plain_log_axis(ax, axis: str = "x") -> None:
     target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     target.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     target.set_minor_formatter(NullFormatter())
+
+
+def plot_card_value(table: pd.DataFrame, path: str) -> None:
+    """Write ``path`` (.png or .svg, atomically): one panel per measure (deal win, penalty
+    points, break-even face value, match win where measured) against the player count, a line
+    per (scale, rank) with 95% interval bars; the face values are marked on the break-even
+    panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .tables import row_estimate
+
+    panels = [("win", "Δ P(win deal), percentage points", 100.0),
+              ("points", "Δ penalty points per deal", 1.0)]
+    if "break_even" in table.columns:
+        panels.append(("break_even", "break-even face value (points)", 1.0))
+    if "match_win" in table.columns:
+        panels.append(("match_win", "Δ P(win match), percentage points", 100.0))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
+    groups = list(table.groupby(["scale", "rank"], sort=False))
+    for k, ((scale, rank), rows) in enumerate(groups):
+        x = rows["players"].to_numpy(np.float64) + (k - (len(groups) - 1) / 2) * 0.06
+        for ax, (name, _, factor) in zip(axes[0], panels):
+            est = [row_estimate(r, name) for _, r in rows.iterrows()]
+            v = np.array([e.value for e in est]) * factor
+            err = np.nan_to_num(np.vstack([v - np.array([e.low for e in est]) * factor,
+                                           np.array([e.high for e in est]) * factor - v]))
+            ax.errorbar(x, v, yerr=np.maximum(err, 0), fmt="o-", capsize=3, markersize=4,
+                        label=f"{scale}, rank {rank}", color=f"C{k % 10}")
+            if name == "break_even":
+                ax.plot(x, rows["face"], "_", markersize=14, color=f"C{k % 10}")
+    for ax, (name, label, _) in zip(axes[0], panels):
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xlabel("players at the table")
+        ax.set_ylabel(label)
+        ax.set_xticks(sorted(table["players"].unique()))
+        ax.set_title(label.split(",")[0] + (" (dash: its face value)"
+                                             if name == "break_even" else ""))
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle("One more card of the rank: paired effect with 95% interval")
+    fig.tight_layout()
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)

@@ -102,7 +102,7 @@ def _capped_warning(result: dict, rules: Rules) -> str | None:
 
 def stream_table(frames, out: str) -> None:
     """Write the per-game tables ``frames`` one after another to ``out`` (.csv: appended;
-    .parquet: one row group each), atomically (:func:`~vandatta_sim.paths.write_atomically`):
+    .parquet: one row group each), atomically (:func:`~vandatta_sim.atomic.write_atomically`):
     an interrupted write leaves nothing behind and no file of the user's is touched."""
     import pyarrow as pa
     import pyarrow.parquet as pq

@@ -1,6 +1,6 @@
 """``vandatta-sim value``: what one more card of a rank is worth at a table, on one screen.
 
-The card-value experiment of :mod:`vandatta_sim.value` for any rules: per scale and player
+The card-value experiment of :mod:`vandatta_sim.report.card_value` for any rules: per scale and player
 count, one more card of the rank's paired effect on the deal win, the penalty points and the
 match win (where a match is set), and its break-even face value, each with a 95% interval.
 Every game goes through the result store (``--store``): an interrupted run resumes, a repeated
@@ -72,7 +72,7 @@ def _value(preset, rules_file, overrides, players, scales, ranks, policies, game
     from ..rules import settings
     from ..simulate import Seats
     from ..sweep import SweepError, check_run_settings
-    from ..value import card_value, check_ranks, check_scales
+    from ..report.card_value import card_value, check_ranks, check_scales
 
     with usage_errors():
         # the one "given twice" rule: --players and --scale are shortcuts of --set fields
@@ -112,24 +112,16 @@ def _value(preset, rules_file, overrides, players, scales, ranks, policies, game
     if as_json:
         out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
                "games": games, "precision": precision,
-               "rows": [{_json_name(k): _json_value(v) for k, v in row.items()}
+               "rows": [{k: _json_value(v) for k, v in row.items()}
                         for row in table.to_dict("records")]}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(value_text(table, rules, policy, seed))
     if plot is not None:
-        from ..value import plot_card_value
+        from ..plots import plot_card_value
 
         plot_card_value(table, plot)
         click.echo(f"wrote the chart to {plot}", err=as_json)
-
-
-def _json_name(column: str) -> str:
-    """An interval's ends as everywhere in the JSON outputs (docs/columns.md): _low, _high."""
-    for short, long in (("_lo", "_low"), ("_hi", "_high")):
-        if column.endswith(short):
-            return column[: -len(short)] + long
-    return column
 
 
 def _json_value(v):
@@ -141,43 +133,56 @@ def _json_value(v):
     return v
 
 
-def _break_even_text(est) -> str:
-    from ..report.markdown import fmt
+def _break_even_text(est, cards) -> str:
+    """A break-even score with its Fieller interval, and in ordinary cards of the scale."""
+    from ..tables import format_estimate as fmt
 
-    return fmt(est, "num", 1) if math.isfinite(est.value) else "not bounded (more games)"
+    if not math.isfinite(est.value):
+        return "not bounded (more games)"
+    return f"{fmt(est, 'num', 1)} = {cards.value:.1f} cards"
 
 
 def value_text(table, rules, policy: str, seed: int) -> str:
     """The one-screen table: a line per (scale, players, rank), every number with its 95%
     interval, and the lines that say what the columns are."""
-    from ..report.markdown import fmt, row_estimate
+    from ..tables import format_estimate as fmt, row_estimate
     from ..tables import format_table
 
     has_match = "match_win" in table.columns
     header = ["scale", "players", "rank", "face", "deals", "Δ deal win", "Δ points",
-              "break-even face value"]
+              "break-even face value", "on standing"]
     if has_match:
         header += ["matches", "deals/match", "Δ match win"]
     rows = []
     for _, r in table.iterrows():
         row = [r["scale"], r["players"], r["rank"], r["face"], f"{r['n']:,}",
                fmt(row_estimate(r, "win"), "pp", 2), fmt(row_estimate(r, "points"), "diff", 2),
-               _break_even_text(row_estimate(r, "break_even"))]
+               _break_even_text(row_estimate(r, "break_even"),
+                                row_estimate(r, "break_even_cards")),
+               _break_even_text(row_estimate(r, "break_even_standing"),
+                                row_estimate(r, "break_even_standing_cards"))]
         if has_match:
             row += [f"{int(r['match_games']):,}", fmt(row_estimate(r, "match_deals"), "num", 1),
                     fmt(row_estimate(r, "match_win"), "pp", 2)]
         rows.append(row)
     low, high = (f"{x:.2f}" for x in table["corr_win"].agg(["min", "max"]))
     spread = low if low == high else f"{low}–{high}"
+    least, most = (f"{100 * x:.1f}%" for x in table["possible"].agg(["min", "max"]))
+    share = least if least == most else f"{least}–{most}"
     lines = [f"Value of one more card: rules key {rules.key()} (match {rules.match}), "
              f"policies {policy}, seed {seed}",
              format_table(header, rows, "lrlr" + "r" * (len(header) - 4), style="text"),
              "Δ: one ordinary card of the focal seat exchanged for a card of the rank, minus "
              "the deal as dealt (same seed and game),",
-             "over the deals where the exchange was possible; 95% intervals of the paired "
-             "differences; n.s. = the interval holds 0.",
-             "Δ points < 0: fewer penalty points. break-even: the rank's score at which Δ "
-             "points = 0, play held fixed (delta-method interval).",
+             "when a card of the rank is left in the talon to exchange (the deals counted: "
+             f"{share} of all deals); 95% intervals of",
+             "the paired differences; n.s. = the interval holds 0. Δ points < 0: fewer "
+             "penalty points.",
+             "break-even: a threshold, the rank's score above which one more card costs its "
+             "holder points (Δ points = 0), play",
+             "held fixed; Fieller's interval; in cards: divided by an ordinary card's mean "
+             "score. on standing: the same for own",
+             "points minus the mean opponent's.",
              f"Pairing: the two deal outcomes correlate {spread} (win); the later draws "
              "differ after the exchange."]
     return "\n".join(lines)

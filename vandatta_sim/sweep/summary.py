@@ -14,6 +14,8 @@ import pandas as pd
 
 from ..stats import Estimate, Moments, proportion, ratio_of_sums, win_rate_half_width
 from ..store import Store
+from ..tables import column_estimate
+from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, _as_store
 
@@ -129,13 +131,10 @@ TABLE_MEASURES = (("win_rate_0", 1, True), ("mean_turns", 2, False),
 
 
 def format_estimate(row, name: str, digits: int, percent: bool = False) -> str:
-    """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it."""
-    e = Estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], int(row["games"]))
-    if not np.isfinite(e.value):
-        return "–"
-    if not (np.isfinite(e.low) and np.isfinite(e.high)):
-        return f"{100 * e.value:.{digits}f}%" if percent else f"{e.value:.{digits}f}"
-    return e.format(digits + 2, percent=True) if percent else e.format(digits)
+    """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it
+    (:func:`vandatta_sim.tables.format_estimate`, a percentage or a plain number)."""
+    return _estimate(column_estimate(row, name, int(row["games"])), "pct" if percent else "num",
+                     digits)
 
 
 def format_table(summary: pd.DataFrame) -> str:
