@@ -249,9 +249,12 @@ class Store:
         moved = []
         for path in self.foreign_files(key):
             if path.name == QUARANTINE:
-                # a quarantine that is a link or a file: renamed, never followed
-                target = path.with_name(f"{QUARANTINE}.foreign-{_stamp()}")
-                os.replace(path, target)
+                # a quarantine that is a link or a file: moved (never followed) into a fresh
+                # quarantine folder of its own
+                aside = path.with_name(f"{TEMP_PREFIX}{QUARANTINE}-{uuid.uuid4().hex[:8]}")
+                os.replace(path, aside)
+                target = self._quarantine_target(key, QUARANTINE)
+                os.replace(aside, target)
             else:
                 target = self._quarantine_target(key, path.name)
                 os.replace(path, target)
@@ -482,9 +485,8 @@ class Store:
             raise BadProvenanceError(f"{path}: a symlink, not written by this store")
         try:
             data = json.loads(read_text_file(path, MAX_PROVENANCE_BYTES))
-        except PathError as exc:
-            raise BadProvenanceError(f"{path}: {str(exc).removeprefix('cannot read ')}"
-                                     ) from None
+        except PathError as exc:  # its message names the file
+            raise BadProvenanceError(str(exc).removeprefix("cannot read ")) from None
         except (ValueError, RecursionError) as exc:
             reason = "nested too deep" if isinstance(exc, RecursionError) else "not valid JSON"
             raise BadProvenanceError(f"{path}: {reason}") from None

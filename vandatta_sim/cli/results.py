@@ -20,7 +20,7 @@ import click
 from .. import tables
 from ..simulate import Seats
 from ..plots import check_plot_path, plot_comparison
-from ..store import PROVENANCE, MissingKeyError, Store, UnsafeStoreError
+from ..store import PROVENANCE, BadProvenanceError, MissingKeyError, Store, UnsafeStoreError
 from ..sweep import SweepError, format_table, stored_summary, summary_records
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
@@ -123,8 +123,8 @@ def results_show(key, store, as_json):
     s = _open(store)
     key = _resolve_key(s, key, store)
     try:
+        provenance = s.read_provenance(key)  # a damaged one is the one line, before warnings
         _warn_bad(s, key)
-        provenance = s.read_provenance(key)
         stats = stored_summary(key, s)
     except (MissingKeyError, ValueError, KeyError, UnsafeStoreError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
@@ -270,6 +270,11 @@ def results_verify(key, store):
         except OSError as exc:  # e.g. a key folder that cannot be read
             problems.append((None, str(exc)))
             continue
+        try:
+            s.read_provenance(k)
+        except BadProvenanceError as exc:  # damaged: a sweep of the key writes a fresh one
+            problems.append((None, str(exc)))
+            continue
         for line in s.provenance_warnings(k):
             click.echo(f"warning: {line}", err=True)
     for path, reason in problems:
@@ -328,6 +333,7 @@ def results_export(key, out, store):
     key = _resolve_key(s, key, store)
     check_user_file(out, (".parquet", ".csv"))  # before any work: one line, exit 2
     try:
+        s.read_provenance(key)  # a damaged one is the one line, before warnings
         _warn_bad(s, key)
         df = _good_games(s, key)
     except (MissingKeyError, ValueError, KeyError, UnsafeStoreError) as exc:

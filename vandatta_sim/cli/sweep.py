@@ -150,9 +150,9 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                             stop_requested=stop_requested, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot write the results to {store}: "
-                                   f"{exc.strerror or exc}") from None
+    except OSError as exc:  # a full disk, a folder that became read-only: one line, exit 2
+        raise click.UsageError(f"cannot write the results to {store}: "
+                               f"{exc.strerror or exc}") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
     comparison = _compare(summary, baseline_index, store, per_seat)
@@ -212,7 +212,8 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
                              f"({', '.join(grid_given)} given with {sweep_file})")
         return load_sweep_file(sweep_file)
     check_preset_once(preset, rules_file)
-    configs = expand_grid(preset or "standard", rules_file, overrides, vary, players,
+    configs = expand_grid("standard" if preset is None else preset, rules_file, overrides, vary,
+                          players,
                           policies, forget, match, swap)
     return configs, {}
 
