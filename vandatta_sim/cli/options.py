@@ -53,7 +53,8 @@ def rules_options(func):
 # --- the seats -----------------------------------------------------------------------------------
 
 policy_option = click.option("--policy", "policies", multiple=True, metavar="SEAT=NAME",
-                             help="Policy per seat (all=random, 0=greedy); expert by default.")
+                             help="Policy per seat (all=random, 0=greedy; a named seat wins "
+                                  "over all=); expert by default.")
 forget_option = click.option("--forget", multiple=True, metavar="SEAT=P",
                              help="Probability that a seat forgets the call (all=0.1, 2=0.5).")
 
