@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench reports players docs clean-cache clean-results
+.PHONY: help install test test-fast bench reports players design docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
@@ -54,12 +54,18 @@ reports/claims.md: analyses/claims.py analyses/claims_runs.py analyses/claims_fi
 reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/players.py --out $@
 
-reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md | $(VENV)/.installed
+# the designer's two worked examples (examples/*-design.toml), each as its file sizes it
+reports/design.md: analyses/design.py examples/fair-two-player-design.toml examples/kids-table-design.toml $(REPORT_LIB) | $(VENV)/.installed
+	$(PY) analyses/design.py --out $@
+
+reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md reports/design.md | $(VENV)/.installed
 	$(PY) analyses/index.py --out $@
 
 reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
 
 players: reports/players.md ## Only the players' ladder report (reports/players.md)
+
+design: reports/design.md ## Only the rules designer's worked examples (reports/design.md)
 
 clean-cache: ## Remove numba's compiled-kernel cache (after editing the engine by hand)
 	rm -rf $(NUMBA_CACHE_DIR)

@@ -43,7 +43,7 @@ FULL = {
     "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
     "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
     "value_search": 250,       # search holder vs the headline holder, per (cell, focal seat)
-    "house_deals": 20_000,     # eight under house rules, per (rule, scale, players): deals
+    "house_deals": 50_000,     # eight under house rules, per (rule, scale, players): deals
     "house_traced": 1_000,     # house rules: deals traced per explained change (and standard)
     "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
     "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches

@@ -11,6 +11,7 @@ from __future__ import annotations
 import common
 import matplotlib.pyplot as plt
 import numpy as np
+from eight_players import player_for
 
 from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import SCALE_NAMES
@@ -44,9 +45,8 @@ HOUSE_PLAYERS = (3, 4)
 FAMILY_ALPHA = 0.05
 #: A change of the deal-win effect this large (pp) is explained in the text ...
 BIG = 0.02
-#: ... from the traces of this many of its deals (and as many of the standard's), at most
-#: this many changes.
-TRACED = 3
+#: ... the largest change of each of at most this many rules, from traced deals.
+TRACED = 5
 
 
 def variants() -> list[tuple[str, object]]:
@@ -70,10 +70,11 @@ def measure(ctx, player: str) -> dict:
         for p in HOUSE_PLAYERS:
             ctx.log(f"house rules: {scale}, {p} players")
             std_rules = STANDARD.replace(scale=scale, players=p, match="single")
-            std = effects_per_game(ctx.runner, std_rules, player, "8", games, seed)
+            head = player_for(player, scale, p)
+            std = effects_per_game(ctx.runner, std_rules, head, "8", games, seed)
             cells[(scale, p, "standard")] = summary(std, std)
             for label, build in variants():
-                eff = effects_per_game(ctx.runner, build(scale, p), player, "8", games, seed)
+                eff = effects_per_game(ctx.runner, build(scale, p), head, "8", games, seed)
                 cells[(scale, p, label)] = summary(eff, std)
     changes = [(k, c["d_win"]) for k, c in cells.items() if k[2] != "standard"]
     adjusted = holm_adjust([p_value(e) for _, e in changes])
@@ -161,19 +162,22 @@ def traced(rules, player: str, seed: int, games: int) -> dict:
 def mechanism(ctx, cells: dict, player: str) -> str:
     """The largest changes, looked at in traced deals: what the extra eight changes in its
     holder's deal under the rule and under the standard."""
-    big = [(k, c) for k, c in cells.items() if k[2] != "standard"
-           and c["p_holm"] <= FAMILY_ALPHA and abs(c["d_win"].value) >= BIG]
-    big.sort(key=lambda kc: -abs(kc[1]["d_win"].value))
+    big = largest(cells)
     if not big:
         return ""
     games, seed = ctx.counts["house_traced"], ctx.seeds["value_deals"]
     builders = dict(variants())
     rows, lines = [], []
-    for (scale, p, label), c in big[:TRACED]:
+    first = {}  # the largest change of each rule, at most TRACED rules
+    for key, c in big:
+        if key[2] not in first and len(first) < TRACED:
+            first[key[2]] = (key, c)
+    for (scale, p, label), c in first.values():
         ctx.log(f"house rules: tracing {label}, {scale}, {p} players")
         std_rules = STANDARD.replace(scale=scale, players=p, match="single")
-        t = traced(builders[label](scale, p), player, seed, games)
-        s = traced(std_rules, player, seed, games)
+        head = player_for(player, scale, p)
+        t = traced(builders[label](scale, p), head, seed, games)
+        s = traced(std_rules, head, seed, games)
         std = cells[(scale, p, "standard")]
         for name, x in ((f"{label}, `{scale}`, {p}", t), ("… `standard`", s)):
             rows.append([name, fmt((c if x is t else std)["win"], "pp", 1),
@@ -187,7 +191,8 @@ def mechanism(ctx, cells: dict, player: str) -> str:
             f"{100 * t['early'].value:.0f} % of deals against {100 * s['early'].value:.0f} %, "
             f"and a deal lasts {t['turns'].value:.0f} turns against {s['turns'].value:.0f}.")
     return (
-        "**How, from traced deals.** For the largest changes, the first "
+        "**How, from traced deals.** For the largest change of each of the rules that "
+        "change the eight's value most, the first "
         f"{games:,} deals replayed with their event traces, as dealt and with the extra "
         "eight (`trace_game(rules, seed, game, swap=\"8\")` in `vandatta_sim.simulate` "
         "replays any of them; the focal seat is the game index mod players), under the rule "
@@ -203,31 +208,43 @@ def mechanism(ctx, cells: dict, player: str) -> str:
                         "turns per deal"], rows) + "\n" + "\n".join(lines) + "\n\n")
 
 
-def same_as_a_rule() -> str:
-    """A sentence naming the presets that, on single deals at a given scale, are one of the
-    listed house rules (their rows repeat its numbers)."""
+def repeats() -> dict[str, str]:
+    """The presets that, on single deals at a given scale, are one of the listed house rules:
+    {preset label: rule label} (their rows repeat the rule's numbers)."""
     rules = dict(variants())
-    same = []
+    out = {}
     for name in PRESET_NAMES:
-        preset = rules[f"preset `{name}`"]("hundred", 4)
+        preset = rules[f"preset `{name}`"]("hundred", 4).canonical()
         for label, _ in HOUSE_RULES:
-            if rules[f"`{label}`"]("hundred", 4).canonical() == preset.canonical():
-                same.append(f"preset `{name}` is `{label}`")
+            if rules[f"`{label}`"]("hundred", 4).canonical() == preset:
+                out[f"preset `{name}`"] = f"`{label}`"
+    return out
+
+
+def same_as_a_rule() -> str:
+    """A sentence naming the presets of :func:`repeats`, or nothing."""
+    same = [f"{preset} is {rule}" for preset, rule in repeats().items()]
     if not same:
         return ""
     return ("On single deals at a given scale " + ", ".join(same) + ", so its rows repeat "
-            "that rule's.\n\n")
+            "that rule's (and it is left out of the lists below).\n\n")
+
+
+def largest(cells: dict) -> list:
+    """The changes that survive Holm and reach BIG, largest first, without repeated rows."""
+    again = repeats()
+    big = [(k, c) for k, c in cells.items() if k[2] != "standard" and k[2] not in again
+           and c["p_holm"] <= FAMILY_ALPHA and abs(c["d_win"].value) >= BIG]
+    return sorted(big, key=lambda kc: -abs(kc[1]["d_win"].value))
 
 
 def big_changes(cells: dict) -> str:
     """The changes that survive Holm and exceed BIG, in words, with the rule's points too."""
-    big = [(k, c) for k, c in cells.items() if k[2] != "standard"
-           and c["p_holm"] <= FAMILY_ALPHA and abs(c["d_win"].value) >= BIG]
+    big = largest(cells)
     if not big:
         return (f"No change of {100 * BIG:.0f} pp or more survives Holm's procedure: at this "
                 "precision the house rules leave the eight's deal value where `standard` "
                 "has it.\n")
-    big.sort(key=lambda kc: -abs(kc[1]["d_win"].value))
     lines = [f"Changes of {100 * BIG:.0f} pp or more that survive Holm's procedure, largest "
              "first (what the eight does under the rule, then under `standard`):\n"]
     for (scale, p, label), c in big[:12]:

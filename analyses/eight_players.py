@@ -32,9 +32,10 @@ TIMING = ("expert", "expert:eights=dump", "expert:eights=3", "expert:eights=4",
 TIMING_PLAYERS = 4
 
 
-def player_for(template: str, scale: str) -> str:
-    """The headline player of a scale: ``template`` with ``{scale}`` filled in."""
-    return template.replace("{scale}", scale)
+def player_for(template: str, scale: str, players: int) -> str:
+    """The headline player of a table: ``template`` with ``{scale}`` and ``{players}`` filled
+    in (a tuned player is fitted per rule set and table size)."""
+    return template.replace("{scale}", scale).replace("{players}", str(players))
 
 
 def break_even_cell(r, name: str) -> str:
@@ -58,7 +59,7 @@ def robustness(ctx, player: str) -> dict:
         for p in common.PLAYERS:
             rules = STANDARD.replace(scale=scale, players=p, match="single")
             ctx.log(f"stronger play on the same deals: {scale}, {p} players")
-            head = player_for(player, scale)
+            head = player_for(player, scale, p)
             n, seed = ctx.counts["value_search"], ctx.seeds["value_deals"]
             # one run per focal seat (seed + seat), the holder there: the same deals twice
             mine = effects_per_game(ctx.runner, rules, head, "8", n, seed, holder=head)

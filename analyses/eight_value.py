@@ -3,8 +3,8 @@
     python analyses/eight_value.py --out reports/eight-value.md [--quick] [--player NAME]
 
 ``--player`` names the strongest practical player who plays the scale, the one the top screen
-is made with (default ``expert``; ``{scale}`` in the name becomes each scale's name, e.g.
-``tuned:{scale}``). Where it is not ``expert``, ``expert`` is measured beside it on the same
+is made with (default ``expert``; ``{scale}`` and ``{players}`` in the name become each
+table's scale and size, e.g. ``tuned:{scale}-{players}``). Where it is not ``expert``, ``expert`` is measured beside it on the same
 deals for continuity; the slow ``search`` player is checked on the same deals as it in every
 headline cell. The house-rules section is ``eight_house_rules.py``.
 """
@@ -67,18 +67,21 @@ def headline(ctx, player: str) -> pd.DataFrame:
     eight's numbers)."""
     frames = []
     for scale in SCALE_NAMES:
-        kw = dict(players=common.PLAYERS, scales=(scale,), policies=player_for(player, scale),
-                  games=ctx.counts["value_deals"], seed=ctx.seeds["value_deals"], log=ctx.log)
-        both = card_value(STANDARD, ctx.runner, ranks=("8", "A"), match_games=0, **kw)
-        # the eight's deal runs again (read back from the store) with its matches
-        eight = card_value(STANDARD, ctx.runner, ranks=("8",), break_even_point=False,
-                           match_games=ctx.counts["value_matches"], **kw)
-        match_columns = [c for c in eight.columns if c.startswith(("match_", "corr_match"))]
-        frames.append(both.merge(eight[["scale", "players", "rank", *match_columns]],
-                                 on=["scale", "players", "rank"], how="left"))
-    out = pd.concat(frames, ignore_index=True)
-    out.insert(0, "player", [player_for(player, s) for s in out["scale"]])
-    return out
+        for p in common.PLAYERS:
+            kw = dict(players=(p,), scales=(scale,), policies=player_for(player, scale, p),
+                      games=ctx.counts["value_deals"], seed=ctx.seeds["value_deals"],
+                      log=ctx.log)
+            both = card_value(STANDARD, ctx.runner, ranks=("8", "A"), match_games=0, **kw)
+            # the eight's deal runs again (read back from the store) with its matches
+            eight = card_value(STANDARD, ctx.runner, ranks=("8",), break_even_point=False,
+                               match_games=ctx.counts["value_matches"], **kw)
+            match_columns = [c for c in eight.columns
+                             if c.startswith(("match_", "corr_match"))]
+            frame = both.merge(eight[["scale", "players", "rank", *match_columns]],
+                               on=["scale", "players", "rank"], how="left")
+            frame.insert(0, "player", kw["policies"])
+            frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
 
 
 def across_scales(ctx, player: str) -> dict:
@@ -89,7 +92,7 @@ def across_scales(ctx, player: str) -> dict:
     for p in common.PLAYERS:
         eff = {s: effects_per_game(ctx.runner, STANDARD.replace(scale=s, players=p,
                                                                  match="single"),
-                                   player_for(player, s), "8", ctx.counts["value_deals"],
+                                   player_for(player, s, p), "8", ctx.counts["value_deals"],
                                    ctx.seeds["value_deals"]) for s in SCALE_NAMES}
         for s in SCALE_NAMES[1:]:
             out[(s, p)] = paired_effect_difference(eff[s], eff[SCALE_NAMES[0]], "win")
@@ -141,7 +144,18 @@ def family_line(values: pd.DataFrame, scale: str) -> str:
                 f"and {saves}.", "  ")
 
 
-def first_screen(ctx, values: pd.DataFrame, player: str, figure: str) -> str:
+def continuity(rob: dict) -> str:
+    """Where the headline player is not `expert`: one line with `expert`'s numbers beside."""
+    cells = [rob[(scale, 4)] for scale in SCALE_NAMES]
+    if "expert" not in cells[0]:
+        return ""
+    return wrap("Beside it, with `expert` everywhere (as in earlier reports), one more eight "
+                "adds " + " / ".join(f"{100 * c['expert'].value:+.1f}" for c in cells)
+                + " pp of deal wins at 4 players (" + " / ".join(SCALE_NAMES)
+                + "; the paired difference is in §6).") + "\n\n"
+
+
+def first_screen(ctx, values: pd.DataFrame, player: str, figure: str, rob: dict) -> str:
     """The answer on one screen: at most SCREEN_LINES lines of at most WIDTH characters."""
     e = values[values["rank"] == "8"]
     rows = [[r["scale"], r["players"], pp(est(r, "win")), pp(est(r, "match_win"), 2),
@@ -156,11 +170,10 @@ def first_screen(ctx, values: pd.DataFrame, player: str, figure: str) -> str:
         + format_table(["scale", "players", "deal wins (pp)", "match wins (pp)",
                         "own points/deal"], rows, "lrrrr") + "\n"
         + "\n".join(family_line(values, s) for s in SCALE_NAMES) + "\n\n"
-        + wrap("Counted over the deals where an eight is left in the talon to exchange for one "
-               f"of your ordinary cards ({share} players, the fewest over the scales). The "
-               "stronger, slow `search` player was checked on the same deals in every cell "
+        + wrap("Counted over the deals where an eight is left in the talon to exchange "
+               f"({share} players). The slow, stronger `search` was checked on the same deals "
                "(§6).")
-        + "\n\n" + figure + "\n---\n\n")
+        + "\n\n" + continuity(rob) + figure + "\n---\n\n")
     return text
 
 
@@ -374,7 +387,8 @@ def section_ranks(ctx, ranks: pd.DataFrame, number: int) -> str:
 def add_arguments(parser) -> None:
     parser.add_argument("--player", default=PLAYER, metavar="NAME",
                         help="the strongest practical player who plays the scale, for the "
-                             f"first screen ({{scale}} becomes each scale; default {PLAYER})")
+                             "first screen ({scale} and {players} become each table's; "
+                             f"default {PLAYER})")
 
 
 def main() -> None:
@@ -391,7 +405,7 @@ def main() -> None:
     ranks = ordinary_ranks(ctx)
     options = "" if player == PLAYER else f"--player '{player}'"
     text = common.header("How much is an eight worth?", ctx, "eight_value.py", WIDTH, options)
-    text = check_screen(text + first_screen(ctx, values, player, answer_figure(ctx, values)))
+    text = check_screen(text + first_screen(ctx, values, player, answer_figure(ctx, values), rob))
     text += section_detail(ctx, values, scales, 1)
     text += section_break_even(ctx, values, player, 2)
     text += eight_house_rules.section(ctx, house, player, 3)

@@ -33,6 +33,11 @@ REPORTS = [
      "The ladder of players: each policy's seat against `expert`s at 2 and 4 players under "
      "`standard`, `seed002` and `crazy-eights-scoring`, ratings (Bradley–Terry–Luce) from the "
      "head-to-heads, and the time per decision (machine-dependent)."),
+    ("design.md", "analyses/design.py",
+     "The rules designer (`vandatta-sim design`) on its two worked examples: the fairest "
+     "two-player rules with deals of 30–40 turns, and a kids' table with short deals, no "
+     "stalls and a small first-player edge; the finalists re-measured on fresh seeds (seeds, "
+     "trials and deal counts in each example's [search] section)."),
 ]
 
 

@@ -3,7 +3,7 @@
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
 (see :mod:`vandatta_sim.cli.errors`). One command group per module: ``rules``, ``simulate``,
-``play``, ``sweep``, ``results`` and ``bench``.
+``play``, ``sweep``, ``results``, ``bench``, ``value`` and ``design``.
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
 engine (numba), pandas and the sweep take seconds to import, and ``--version`` or ``rules
@@ -34,6 +34,7 @@ COMMANDS = {
     "results": ("results", "results_group"),
     "bench": ("bench", "bench_cmd"),
     "value": ("value", "value_cmd"),
+    "design": ("design", "design_cmd"),
 }
 
 
