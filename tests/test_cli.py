@@ -148,8 +148,9 @@ def test_every_command_has_help_and_a_shared_flag_reads_the_same_everywhere():
             if isinstance(param, click.Option):
                 helps.setdefault(param.opts[0], set()).add((param.help, param.metavar))
     # the sweep's list and override forms of these flags are declared beside the single-game
-    # forms in vandatta_sim/cli/options.py
-    two_forms = {"--players", "--match", "--games", "--seed", "--threads"}
+    # forms in vandatta_sim/cli/options.py; --out is a file (simulate, results export) or, for
+    # design, a folder; --dry-run says what the sweep's or the design's plan lists
+    two_forms = {"--players", "--match", "--games", "--seed", "--threads", "--out", "--dry-run"}
     shared = {"--preset", "--rules", "--set", "--policy", "--forget", "--store", "--json"}
     assert shared | two_forms <= set(helps)
     for flag, declarations in helps.items():
