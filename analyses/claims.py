@@ -1,4 +1,4 @@
-"""reports/claims.md: every claim of RULES.md §4 with its evidence and a verdict.
+"""reports/claims.md: every claim of docs/spec.md §4 with its evidence and a verdict.
 
     python analyses/claims.py --out reports/claims.md [--quick]
 

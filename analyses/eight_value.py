@@ -53,7 +53,7 @@ def section_face(ctx, number: int) -> str:
     rows = [[rank] + [int(fv.loc[rank, s]) for s in SCALE_NAMES] for rank in fv.index]
     return (f"## {number}. Face value\n\n"
             "Points a card scores when it is left in a loser's hand "
-            "(RULES.md §2, `vandatta_sim/cards.py`). A joker scores as an eight.\n\n"
+            "(docs/spec.md §2, `vandatta_sim/cards.py`). A joker scores as an eight.\n\n"
             + format_table(["rank"] + list(SCALE_NAMES), rows) + "\n")
 
 

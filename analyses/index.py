@@ -28,7 +28,7 @@ REPORTS = [
      "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "
      "match length, and skill (`expert` against `random`)."),
     ("claims.md", "analyses/claims.py",
-     "Each claim of RULES.md §4 with its evidence and a verdict."),
+     "Each claim of docs/spec.md §4 with its evidence and a verdict."),
     ("players.md", "analyses/players.py",
      "The ladder of players: each policy's seat against `expert`s at 2 and 4 players under "
      "`standard`, `seed002` and `crazy-eights-scoring`, ratings (Bradley–Terry–Luce) from the "
@@ -58,7 +58,8 @@ def main() -> None:
     parser.add_argument("--out", default="reports/README.md")
     args = parser.parse_args()
     text = ["# Reports\n",
-            "Monte Carlo answers to the questions of issue 4, made by the scripts in "
+            "Monte Carlo answers to the house-rule questions of the [top-level README](../README.md) "
+            "and the claims of [the rules specification](../docs/spec.md) §4, made by the scripts in "
             "`analyses/` from the simulator in `vandatta_sim/`. Every rate and mean carries a "
             "95 % confidence interval (Wilson for proportions, normal for means, paired "
             "differences for comparisons on the same deals); \"n.s.\" marks a difference whose "

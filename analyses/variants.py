@@ -354,7 +354,7 @@ def main() -> None:
     c = ctx.counts
     text = common.header("How the variants compare", ctx, "variants.py")
     text += (
-        "Every preset of RULES.md §3 and every house rule of §2 changed on its own from "
+        "Every preset of docs/spec.md §3 and every house rule of §2 changed on its own from "
         "`standard`. All seats play `expert` (except in the skill columns). Unless a column says "
         f"otherwise the table has {MAIN_PLAYERS} players and plays single deals.\n\n"
         "**Design.** All variants play the same seeds and game indices, so game *i* of a variant "

@@ -62,6 +62,19 @@ def varied_labels(labels: list[str]) -> list[str]:
             for ws, label in zip(words, labels)]
 
 
+def drawn_panels(summary: pd.DataFrame) -> tuple[list[tuple], list[str]]:
+    """The panels worth drawing, and the names of those left out because the measure is
+    exactly 0 in every configuration (no capped game anywhere, say: a panel of zeros)."""
+    drawn, dropped = [], []
+    for panel in PANELS:
+        field = panel[0]
+        if field != "win_rate_0" and np.all(summary[field].to_numpy(np.float64) == 0):
+            dropped.append(field)
+        else:
+            drawn.append(panel)
+    return drawn, dropped
+
+
 def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseline: int,
                     path: str, title: str = "") -> None:
     """Write ``path`` (PNG or SVG by its suffix): one panel per measure, one row per
@@ -76,9 +89,10 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
     labels = varied_labels([str(label) or str(key)
                             for label, key in zip(summary["label"], summary["key"])])
     y = np.arange(len(labels))[::-1]
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 1.8 + 0.7 * len(labels)),
+    panels, dropped = drawn_panels(summary)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 1.8 + 0.7 * len(labels)),
                              sharey=True, squeeze=False)
-    for ax, (field, axis_label, scale) in zip(axes[0], PANELS):
+    for ax, (field, axis_label, scale) in zip(axes[0], panels):
         value = summary[field].to_numpy(np.float64) * scale
         low = summary[f"{field}_low"].to_numpy(np.float64) * scale
         high = summary[f"{field}_high"].to_numpy(np.float64) * scale
@@ -89,6 +103,15 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
                         capsize=4)
         if np.isfinite(value[baseline]):
             ax.axvline(value[baseline], color="tab:orange", linestyle="--", linewidth=1)
+        if field == "win_rate_0":  # the fair share: every seat as likely to win
+            fair = 100.0 / summary["players"].to_numpy(np.float64)
+            if np.all(fair == fair[0]):
+                ax.axvline(fair[0], color="grey", linestyle=":", linewidth=1.2,
+                           label=f"fair share {fair[0]:.1f}%")
+                ax.legend(fontsize=7, loc="lower right")
+            else:
+                ax.plot(fair, y, "|", color="grey", markersize=14, label="fair share")
+                ax.legend(fontsize=7, loc="lower right")
         for i, row in enumerate(comparison or ()):
             delta = row.get(f"delta_{field}")
             if row.get("baseline") or delta is None or not np.isfinite(delta):
@@ -113,7 +136,10 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
     fig.suptitle(title or (f"{common + ': ' if common and len(labels) > 1 else ''}estimate and "
                            "95% interval per configuration; Δ = paired difference from the "
                            "baseline (orange, dashed line)"))
-    fig.tight_layout()
+    if dropped:
+        fig.text(0.01, 0.005, "left out, zero in every configuration: " + ", ".join(dropped),
+                 fontsize=8, color="dimgrey", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.04 if dropped else 0, 1, 1))
     try:
         save_figure(fig, path)
     finally:

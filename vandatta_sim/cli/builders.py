@@ -11,7 +11,7 @@ import tomllib
 import click
 
 from ..paths import check_output_file, check_store_folder
-from ..rules import Rules, RulesError, resolve_rules, settings
+from ..rules import Rules, RulesError, given_twice, resolve_rules, settings
 from .errors import usage_errors
 
 
@@ -23,9 +23,15 @@ def build_rules(preset, rules_file, overrides, players=None, match=None) -> Rule
                  ("match", match, f"--match {match}")]
     settings(overrides, shortcuts)  # refuses a field given twice before anything is read
     check_preset_once(preset, rules_file)
+    given = {name: f"--set {text.strip()}" for name, text in
+             ((text.partition("=")[0].strip(), text) for text in overrides)}
     overrides = [*overrides, *(f"{name}={value}" for name, value, _ in shortcuts
                                if value is not None)]
-    return resolve_rules(preset=preset, file=rules_file, overrides=overrides)
+    rules = resolve_rules(preset=preset, file=rules_file, overrides=overrides)
+    # after resolve_rules: it has checked the file (regular, small, shallow) before this reads it
+    check_file_fields_once(rules_file, {name: source for name, value, source in shortcuts
+                                        if value is not None} | given)
+    return rules
 
 
 def check_preset_once(preset, rules_file) -> None:
@@ -35,6 +41,24 @@ def check_preset_once(preset, rules_file) -> None:
     if file_preset is not None and file_preset != preset:
         raise RulesError(f"preset is given twice (--preset {preset} and preset = "
                          f"{file_preset!r} in {rules_file}); give it once")
+
+
+def check_file_fields_once(rules_file, given: dict[str, str]) -> None:
+    """A field that the ``--rules`` file sets and an option sets again (``given``: field →
+    the option as typed) is an error, as a preset given twice is: one of them would win
+    silently. Call it once the file has been read by
+    :func:`~vandatta_sim.rules.resolve_rules` (which refuses a file that is not a small
+    regular one)."""
+    if rules_file is None or not given:
+        return
+    try:
+        with open(rules_file, "rb") as f:
+            fields = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return  # reported by resolve_rules, in its own words
+    for name, option in given.items():
+        if name in fields:
+            raise given_twice(name, option, f"{name} in {rules_file}")
 
 
 def _file_preset(rules_file) -> str | None:

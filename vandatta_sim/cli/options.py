@@ -66,9 +66,12 @@ def seat_options(func):
 
 # --- the run -------------------------------------------------------------------------------------
 
+# --games has no default in any command (simulate, sweep, value): a run's size is the user's
+# choice, never a silent 100,000 or 20,000
 games_option = click.option("--games", type=CountType("games", 1, MAX_SIMULATE_GAMES, "10^9"),
-                            default=100_000, show_default=True,
-                            help="Number of games, 1–10^9: deals with --match single, else matches.")
+                            metavar="N",
+                            help="Number of games, 1–10^9: deals with --match single, else "
+                                 "matches (required).")
 seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True,
                            help="Seed of the run, 0–2^63−1.")
 # threads are checked against the machine's cores by the library (check_threads)
@@ -122,3 +125,16 @@ baseline_option = click.option(
 per_seat_option = click.option(
     "--per-seat", is_flag=True,
     help="Show every seat's win rate and mean points and their paired differences.")
+
+# --- what a run is called and the notes it writes --------------------------------------------------
+
+label_option = click.option("--label", metavar="TEXT",
+                            help="Your label for the stored runs (shown by `results list`; "
+                                 "`results label KEY TEXT` changes it later).")
+summary_option = click.option("--summary", "summary_file", metavar="FILE.md",
+                              help="Write a Markdown note to paste: the rules in words, the "
+                                   "table, the verdict and the command that reproduces it.")
+dry_run_option = click.option("--dry-run", is_flag=True,
+                              help="Say what would be played (and what is stored); play nothing.")
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="Leave out the plain verdict at the end.")

@@ -137,17 +137,30 @@ def format_estimate(row, name: str, digits: int, percent: bool = False) -> str:
                      digits)
 
 
+def has_matches(summary: pd.DataFrame) -> bool:
+    """Whether any configuration plays matches of more than one deal."""
+    return bool("mean_deals" in summary and (summary["mean_deals"].fillna(1) > 1).any())
+
+
 def format_table(summary: pd.DataFrame) -> str:
     """The configurations side by side under the summary's field names (docs/columns.md):
-    games, ``win_rate_0`` (förhand), ``mean_turns``, ``blocked_share``, ``capped_share`` and
-    ``loser_points``, each with its 95% interval, and ``half_width``, the largest 95%
-    half-width of any seat's win rate (what ``--precision`` bounds)."""
-    header = ["key", "configuration", "games", *(m for m, _, _ in TABLE_MEASURES), "half_width"]
+    games, ``win_rate_0`` (förhand) beside the fair share (1 / players: every seat as likely
+    to win), ``mean_turns``, ``blocked_share``, ``capped_share`` and ``loser_points``, each
+    with its 95% interval, ``mean_deals`` (deals per match) where matches are played, and
+    ``half_width``, the largest 95% half-width of any seat's win rate (what ``--precision``
+    bounds)."""
+    matches = has_matches(summary)
+    header = ["key", "configuration", "games", "win_rate_0", "fair share",
+              *(m for m, _, _ in TABLE_MEASURES[1:]), *(["mean_deals"] if matches else []),
+              "half_width"]
     lines = [[row["key"], row["label"], f"{int(row['games']):,}",
-              *(format_estimate(row, *m) for m in TABLE_MEASURES),
+              format_estimate(row, *TABLE_MEASURES[0]), f"{100 / int(row['players']):.1f}%",
+              *(format_estimate(row, *m) for m in TABLE_MEASURES[1:]),
+              *([format_estimate(row, "mean_deals", 2)] if matches else []),
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
-    return _table(header, lines, "llrlllllr", style="text")
+    align = "llrlr" + "l" * (len(TABLE_MEASURES) - 1 + matches) + "r"
+    return _table(header, lines, align, style="text")
 
 
 def capped_warning(summary: pd.DataFrame) -> str | None:
