@@ -74,7 +74,10 @@ class LazyGroup(OneLineErrorGroup):
 
     def main(self, args=None, *rest, **extra):
         _ARGS[:] = [str(a) for a in (sys.argv[1:] if args is None else args)]
-        return super().main(args, *rest, **extra)
+        try:
+            return super().main(args, *rest, **extra)
+        finally:
+            restore_signals()  # the handlers of signals_raise_interrupt (see get_command)
 
     def list_commands(self, ctx):
         return list(COMMANDS)
@@ -99,12 +102,6 @@ class LazyGroup(OneLineErrorGroup):
         _quiet_while_importing.restore()
         signals_raise_interrupt()  # from here on SIGTERM is handled like SIGINT
         return command
-
-    def main(self, *args, **kwargs):
-        try:
-            return super().main(*args, **kwargs)
-        finally:
-            restore_signals()
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
