@@ -111,7 +111,31 @@ G_ACTIVE = G_SEATS + MAX_SEATS  # per seat: still in the match
 G_TOTALS = G_ACTIVE + MAX_SEATS  # per seat: match points
 G_WINS = G_TOTALS + MAX_SEATS  # per seat: deals won
 G_POINTS = G_WINS + MAX_SEATS  # per position: points of the deal just played
-G_SIZE = G_POINTS + MAX_SEATS
+G_PLAY_SIZE = G_POINTS + MAX_SEATS  # the part of G a search playout copies and plays on
+# The public bookkeeping (see "the search player"; kept by real games only, read by a search
+# seat's worlds, never by a playout): per position, what its failed plays have shown about its
+# hand. "At least G_STRONG_N cards avoid the card types of mask G_STRONG, and at least G_WIDE_N
+# (of which those) avoid G_WIDE" (G_STRONG includes G_WIDE). G_RESHUFFLED: per card type, its
+# copies in the talon as rebuilt at the last reshuffle (valid where S_RESHUFFLES > 0).
+G_STRONG = G_PLAY_SIZE
+G_STRONG_N = G_STRONG + MAX_SEATS
+G_WIDE = G_STRONG_N + MAX_SEATS
+G_WIDE_N = G_WIDE + MAX_SEATS
+G_RESHUFFLED = G_WIDE_N + MAX_SEATS
+# per position, its last move from the hand as its policy made it (for beliefs=weighted): the
+# card (-1: none, or a draw since), the top it was played on (eff | suit << 2 | rank << 4 |
+# joker << 8 | reshuffles << 9), its hand size then, the suits the next player lacked and the
+# smallest opponent hand; the suit it named last (-1: none, or a draw since), the suits it might
+# name (| the next player's lacks << 4) and its hand size after naming.
+G_CHOICE_CARD = G_RESHUFFLED + N_TYPES
+G_CHOICE_TOP = G_CHOICE_CARD + MAX_SEATS
+G_CHOICE_COUNT = G_CHOICE_TOP + MAX_SEATS
+G_CHOICE_LACKS = G_CHOICE_COUNT + MAX_SEATS
+G_CHOICE_MIN = G_CHOICE_LACKS + MAX_SEATS
+G_NAMED = G_CHOICE_MIN + MAX_SEATS
+G_NAMED_ALLOWED = G_NAMED + MAX_SEATS
+G_NAMED_COUNT = G_NAMED_ALLOWED + MAX_SEATS
+G_SIZE = G_NAMED_COUNT + MAX_SEATS
 
 # --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
 HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two copies" mask
@@ -143,6 +167,9 @@ OPT_SEARCH_POINTS = 1 << 5  # objective=points
 SEARCH_MARGIN_SHIFT = 6  # 2 bits: standard errors an option must lead the rollout move by
 SEARCH_BUDGET_SHIFT = 8  # 16 bits
 OPT_SEARCH_MATCH = 1 << 24  # objective=match
+SEARCH_BELIEFS_SHIFT = 25  # 2 bits: the worlds' beliefs (BELIEFS_*)
+BELIEFS_PUBLIC, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_WEIGHTED = 0, 1, 2, 3
+OPT_SEARCH_FLAT = 1 << 27  # alloc=flat: every option in every world (no racing)
 SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
@@ -152,7 +179,13 @@ POLICY_OPTIONS = {
         "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
                     for name in ("expert", "greedy", "random", "eight-dumper")},
         "objective": {"win": 0, "points": OPT_SEARCH_POINTS, "match": OPT_SEARCH_MATCH},
-        "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)}},
+        "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)},
+        # oracle is a cheat (it sees the true hands): a diagnostic ceiling, never a player
+        "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
+                    "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
+                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT,
+                    "weighted": BELIEFS_WEIGHTED << SEARCH_BELIEFS_SHIFT},
+        "alloc": {"race": 0, "flat": OPT_SEARCH_FLAT}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
 # A deal whose talon has been rebuilt from the discards this often is dragging: the expert stops
@@ -554,6 +587,157 @@ def _emit_nb(G, tr, kind, seat, a, b):
     return record
 
 
+# --- the public bookkeeping: what everyone has seen of each hand (read by search worlds) ------
+# Kept in real games only (a playout's 1-D trace compiles it away), in fields of its own that no
+# policy reads, so that it changes no game. What a failed play shows: the hand held no card the
+# top accepted (``on_top``), except that a last card may not be a special (out_on_special off),
+# an eight without a follow-up card is no play (eight_follow=same_player), and a hand of only
+# specials cannot play at all where specials_only_must_draw (for 1-2 cards that case is likely,
+# so specials stay possible there; from 3 cards on it is taken as excluded, and the belief audit
+# counts how often that is wrong).
+def _note_play(G, tr, p, card, left):
+    """Position p played ``card`` and holds ``left`` cards: a card of a type a tier excludes came
+    from outside it; any other may have come from inside (the tier's count drops)."""
+
+
+def _note_failure(C, G, tr, p, shown, count):
+    """Position p, holding ``count`` cards, could not play: none of them is of the types of
+    ``shown`` (the caller's mask of what would have been playable), with the exceptions above."""
+
+
+def _note_reshuffle(G, tr):
+    """The talon was just rebuilt from the discards: record its composition (public)."""
+
+
+def _note_new_hand(G, tr, q):
+    """A new deal: nothing is known about q's hand yet."""
+
+
+def _note_draw(G, tr, p):
+    """p drew a card it has not shown: its last choices no longer tell about the hand it holds."""
+
+
+def _note_choice(G, H, tr, p, n, card, count):
+    """p, holding ``count`` cards, plays ``card`` from its hand: record the public context."""
+
+
+def _note_named(G, H, tr, p, suit, allowed, next_lacks):
+    """p names ``suit`` of ``allowed`` (the next player lacking ``next_lacks``): record it."""
+
+
+def _real_game(tr):
+    return isinstance(tr, types.Array) and tr.ndim == 2
+
+
+@overload(_note_play, inline="always")
+def _note_play_nb(G, tr, p, card, left):
+    if not _real_game(tr):
+        return lambda G, tr, p, card, left: None
+
+    def note(G, tr, p, card, left):
+        b = np.int64(_bit(card))
+        wide_n = G[G_WIDE_N + p]
+        strong_n = G[G_STRONG_N + p]
+        if not (b & G[G_WIDE + p]):
+            wide_n -= 1
+        if not (b & G[G_STRONG + p]):
+            strong_n -= 1
+        wide_n = min(max(wide_n, 0), left)
+        G[G_WIDE_N + p] = wide_n
+        G[G_STRONG_N + p] = min(max(strong_n, 0), wide_n)
+    return note
+
+
+@overload(_note_failure, inline="always")
+def _note_failure_nb(C, G, tr, p, shown, count):
+    if not _real_game(tr):
+        return lambda C, G, tr, p, shown, count: None
+
+    def note(C, G, tr, p, shown, count):
+        f = shown
+        if count == 1:
+            f &= _last_card_mask(C, G)
+        if C[R_EIGHT_SAME]:
+            f &= ~EIGHTS
+        if C[R_SPECIALS_DRAW] and count < 3:
+            f &= ORDINARY
+        if f == ZERO:
+            return
+        # the cards that avoided the old wide tier now avoid the new types too; all avoid these
+        G[G_STRONG + p] = G[G_WIDE + p] | np.int64(f)
+        G[G_STRONG_N + p] = min(G[G_WIDE_N + p], count)
+        G[G_WIDE + p] = np.int64(f)
+        G[G_WIDE_N + p] = count
+    return note
+
+
+@overload(_note_reshuffle, inline="always")
+def _note_reshuffle_nb(G, tr):
+    if not _real_game(tr):
+        return lambda G, tr: None
+
+    def note(G, tr):
+        for t in range(N_TYPES):
+            G[G_RESHUFFLED + t] = 0
+        for j in range(G[S_NT]):
+            G[G_RESHUFFLED + G[G_TALON + j]] += 1
+    return note
+
+
+@overload(_note_new_hand, inline="always")
+def _note_new_hand_nb(G, tr, q):
+    if not _real_game(tr):
+        return lambda G, tr, q: None
+
+    def note(G, tr, q):
+        G[G_STRONG + q] = 0
+        G[G_STRONG_N + q] = 0
+        G[G_WIDE + q] = 0
+        G[G_WIDE_N + q] = 0
+        G[G_CHOICE_CARD + q] = -1
+        G[G_NAMED + q] = -1
+    return note
+
+
+@overload(_note_draw, inline="always")
+def _note_draw_nb(G, tr, p):
+    if not _real_game(tr):
+        return lambda G, tr, p: None
+
+    def note(G, tr, p):
+        G[G_CHOICE_CARD + p] = -1
+        G[G_NAMED + p] = -1
+    return note
+
+
+@overload(_note_choice, inline="always")
+def _note_choice_nb(G, H, tr, p, n, card, count):
+    if not _real_game(tr):
+        return lambda G, H, tr, p, n, card, count: None
+
+    def note(G, H, tr, p, n, card, count):
+        G[G_CHOICE_CARD + p] = card
+        G[G_CHOICE_TOP + p] = (G[S_EFF] | (G[S_SUIT] << 2) | (G[S_RANK] << 4)
+                               | (G[S_TOP_JOKER] << 8) | (G[S_RESHUFFLES] << 9))
+        G[G_CHOICE_COUNT + p] = count
+        G[G_CHOICE_LACKS + p] = G[G_LACKS + _step(p, G[S_DIR], n)]
+        G[G_CHOICE_MIN + p] = _min_opponent(H, p, n)
+        G[G_NAMED + p] = -1
+    return note
+
+
+@overload(_note_named, inline="always")
+def _note_named_nb(G, H, tr, p, suit, allowed, next_lacks):
+    if not _real_game(tr):
+        return lambda G, H, tr, p, suit, allowed, next_lacks: None
+
+    def note(G, H, tr, p, suit, allowed, next_lacks):
+        G[G_NAMED + p] = suit
+        G[G_NAMED_ALLOWED + p] = allowed | (next_lacks << 4)
+        G[G_NAMED_COUNT + p] = _hand_count(H, p)
+    return note
+
+
 @inline
 def _take(G, H):
     """Remove and return a uniformly random card of the talon (which must not be empty);
@@ -579,9 +763,11 @@ def _draw(C, G, H, tr, p, cause):
         G[S_ND] = 1
         G[S_NT] = nd - 1
         G[S_RESHUFFLES] += 1
+        _note_reshuffle(G, tr)
         _emit(G, tr, EV_RESHUFFLE, -1, nd - 1, 0)
     card = _take(G, H)
     _hand_add(H, p, card)
+    _note_draw(G, tr, p)
     G[S_DRAWS] += 1
     _emit(G, tr, EV_DRAW, _seat(G, p), card, cause)
     return card
@@ -915,6 +1101,7 @@ def _place(C, G, H, tr, p, card):
     if not _is_joker(card):
         G[G_LACKS + p] &= ~(1 << _suit(card))
     left = before - 1
+    _note_play(G, tr, p, card, left)
     if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
         threshold = C[C_FORGET + _seat(G, p)]
         forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
@@ -938,6 +1125,7 @@ def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
     suit = G[S_FORCE_SUIT]  # the search player's choice, made with the card
     if suit < 0 or not (allowed_suits >> suit) & 1:
         suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
+    _note_named(G, H, tr, p, suit, allowed_suits, next_lacks)
     G[S_EFF] = EFF_EIGHT
     G[S_SUIT] = suit
     _emit(G, tr, EV_NAME_SUIT, _seat(G, p), suit, 0)
@@ -1035,9 +1223,11 @@ def _move(C, G, H, tr, pol, p, n, forced):
         card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                        min_opp)
     if card >= 0:
+        _note_choice(G, H, tr, p, n, card, count)
         return card
     if m == ZERO:
         G[G_LACKS + p] |= 1 << G[S_SUIT]  # seen by everyone: it could not follow this suit
+        _note_failure(C, G, tr, p, on_top, count)
     drawn = 0
     limit = C[R_DRAW_LIMIT]
     while limit == 0 or drawn < limit:
@@ -1075,6 +1265,9 @@ def _answer_duty(C, G, H, tr, pol, p, n, forced):
         C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], NOT_COUNTED)
     if card >= 0:
         return card
+    if answers == ZERO:
+        _note_failure(C, G, tr, p, ACES if G[S_DUTY_ACE] > 0 else (
+            TWOS if C[R_TWO_DRAWS_TWO] else ZERO), count)
     duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
     G[S_DUTY_ACE] = 0
     G[S_DUTY_TWO] = 0
@@ -1281,6 +1474,7 @@ def _deal_hands(C, G, H, tr, n, deal_no):
         H[q] = ZERO
         H[HI + q] = ZERO
         G[G_LACKS + q] = 0
+        _note_new_hand(G, tr, q)
         for _ in range(C[R_HAND]):
             card = _take(G, H)
             _hand_add(H, q, card)
@@ -1318,21 +1512,31 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
 # ================================================================================================
 # At each move (which card, with which suit for an eight or a super-eight joker, whether to stack
 # on, or to draw where must_play is off; or how to answer a duty) the search player lists its
-# options, then samples ``budget`` worlds consistent with what its seat knows: its own hand, the
-# discard pile, the other hands' sizes, the suits the others have shown they lack; the unseen
-# cards are dealt at random to the other hands and the talon. In every world it plays each
-# option out to the end of the deal (with objective=match in a match: to the end of the match),
-# every seat, itself included, playing the rollout policy, the same random numbers for every
-# option of a world. Its first option is the rollout policy's own move; it plays another only
-# where that one's mean outcome (deals or matches won, or fewest points) is better by more than
-# ``margin`` standard errors of the paired difference (flat Monte Carlo over a dozen options
-# picks noise otherwise: measured, budget 32 without this rule won 21% against three experts,
-# below their 25%). Its random numbers come from a stream of its own, seeded with one number of
-# the game's stream per decision, so a game still depends only on (seed, game, rules, seats),
-# and the decision depends only on the seat's information and that stream (tests/test_search.py
-# checks both).
+# options, one of which is its rollout policy's own move (the baseline), then samples worlds
+# consistent with what its seat knows (beliefs=public: its own hand, the discard pile, the other
+# hands' sizes, and the public bookkeeping: what each failed play showed about the cards held
+# then, and the talon's composition after a reshuffle; the unseen cards are dealt at random within
+# those constraints). In every world it plays the options out to the end of the deal (with
+# objective=match in a match: to the end of the match), every seat, itself included, playing the
+# rollout policy, the same random numbers for every option of a world. It plays another option
+# than the baseline only where that one's mean outcome (deals or matches won, or fewest points as
+# the `valuation` weighs them) is better by more than ``margin`` standard errors of the paired
+# difference (flat Monte Carlo over a dozen options picks noise otherwise: measured, budget 32
+# without this rule won 21% against three experts, below their 25%).
+# Budget where it matters (alloc=race): the playouts of ``budget`` worlds of every option are
+# spent in rounds; at looks after 8, 16, 32 … worlds an option whose upper bound (mean paired
+# difference from the baseline + RACE_Z standard errors) is below the best lower bound (the
+# baseline's is 0) is dropped, and the playouts it would have used go to more worlds for those
+# left (at most RACE_WORLDS × budget worlds); alone with nothing left to race, the baseline stops.
+# Its random numbers come from a stream of its own, seeded with one number of the game's stream
+# per decision, so a game still depends only on (seed, game, rules, seats), and the decision
+# depends only on the seat's information and that stream (tests/test_search.py checks both).
 MAX_OPTIONS = 64
 SEARCH_SEEDED = 0x5EA5C4  # mixed into the search stream's seed (a stream apart from the game's)
+FIRST_LOOK = 8  # racing: worlds before the first look at the paired differences (then doubling)
+RACE_WORLDS = 4  # racing: at most this many times the budget in worlds
+RACE_Z = 2.0  # racing: standard errors of the bounds that drop an option
+ROLLOUT_MOVE_BIT = 1 << 13  # in an ESTIMATE row's option code: this is the rollout's own move
 
 
 def _search(C, G, H, tr, p, n, duty):
@@ -1352,12 +1556,10 @@ def _search_nb(C, G, H, tr, p, n, duty):
 
 @njit
 def search_options(C, H, p, m, may_pass, cards, suits, no_stack):
-    """Fill the option arrays for p's choice from legal mask ``m``; returns their number.
-    Option 0 is NO_FORCE: the rollout policy's own move."""
-    cards[0] = NO_FORCE
-    suits[0] = -1
-    no_stack[0] = 0
-    k = 1
+    """Fill the option arrays for p's choice from legal mask ``m``; returns their number: each
+    legal card (with each suit it may name, with and without stopping a stack), and a draw
+    where ``may_pass``."""
+    k = 0
     mm = m
     while mm and k < MAX_OPTIONS - 9:
         c = _low_bit(mm)
@@ -1395,6 +1597,38 @@ def _search_choices(C, G, H, p, duty, cards, suits, no_stack):
 
 
 @njit
+def _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
+    """The index of the option that is the rollout policy's own move (its ties broken with the
+    search stream S): the baseline that another option must beat. It reads only p's hand and
+    public facts, as the policy does."""
+    rollout = (C[C_POL + _seat(G, p)] >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
+    Hc = np.empty(H_SIZE, np.uint64)
+    for j in range(H_SIZE):
+        Hc[j] = H[j]
+    _seed_rng(Hc, _next_u64(S))
+    count = _hand_count(H, p)
+    nxt = _step(p, G[S_DIR], n)
+    if duty:
+        m = _duty_answers(C, G, H, p)
+        min_opp = NOT_COUNTED
+    else:
+        m = _legal(C, G, H[p], count, _on_top(C, G))
+        min_opp = _min_opponent_for(H, rollout, p, n)
+    card = _choose(C, G, Hc, rollout, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                   min_opp)
+    suit = -1
+    if card >= 0:
+        b = _bit(card)
+        if ((b & EIGHTS) and not C[R_EIGHT_SAME]) or (
+                (b & JOKERS) and C[R_JOKER_EFFECT] == JK_SUPER_EIGHT):
+            suit = _choose_suit(H, rollout, p, ALL_SUITS, G[G_LACKS + nxt])
+    for o in range(k):
+        if cards[o] == card and suits[o] == suit and no_stack[o] == 0:
+            return o
+    return 0
+
+
+@njit
 def _playout_match(C, G, H, tr, n, res, world_seed):
     """The rest of the match after a playout's deal ended with ``res`` (G_POINTS not yet
     filled), every seat playing C's policies: the match winner's seat, or -1. Each later deal's
@@ -1418,16 +1652,39 @@ def _playout_match(C, G, H, tr, n, res, world_seed):
     return -1
 
 
+@inline
+def _take_avoiding(S, pool, lo, size, avoid):
+    """The index in pool[lo:size] of a random card whose type is not in ``avoid`` (a few random
+    tries, then the first such card; where none is left, a random card: a world that
+    contradicts the bookkeeping, which the belief audit counts)."""
+    j = lo + _rand_below(S, size - lo)
+    if avoid == ZERO:
+        return j
+    for _ in range(8):
+        if not (_bit(pool[j]) & avoid):
+            return j
+        j = lo + _rand_below(S, size - lo)
+    for i in range(lo, size):
+        if not (_bit(pool[i]) & avoid):
+            return i
+    return j
+
+
 @njit
-def _determinize(C, G, H, Gw, Hw, p, n, S, pool):
+def _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs):
     """A world consistent with what position p knows, into Gw/Hw: the cards p has not seen
     (the pack less its hand and the discard pile, listed in card order, whatever the true
-    deal) dealt at random from stream S to the other hands (their sizes kept, a suit a player
-    has shown it lacks avoided where the cards allow) and the rest to the talon."""
-    for j in range(G_SIZE):
+    deal) dealt at random from stream S to the other hands (their sizes kept) and the talon,
+    within the ``beliefs`` (BELIEFS_*): public, the bookkeeping's tiers and known talon; lacks,
+    only the suits a player has shown it lacks, avoided where the cards allow (the rule before
+    the bookkeeping, kept to measure it); oracle, the true hands (a cheat, for diagnostics)."""
+    for j in range(G_PLAY_SIZE):
         Gw[j] = G[j]
     for j in range(H_SIZE):
         Hw[j] = H[j]
+    Gw[S_SCRIPTED] = 0
+    if beliefs == BELIEFS_ORACLE:
+        return
     counts = np.zeros(N_TYPES, np.int64)
     for t in range(N_DECK_TYPES):
         counts[t] = C[R_DECKS]
@@ -1439,45 +1696,160 @@ def _determinize(C, G, H, Gw, Hw, p, n, S, pool):
             hand &= hand - ONE
     for j in range(G[S_ND]):
         counts[G[G_DISCARD + j]] -= 1
+    known_talon = beliefs == BELIEFS_PUBLIC and G[S_RESHUFFLES] > 0
+    if known_talon:
+        candidates = 0
+        for t in range(N_TYPES):
+            candidates += min(G[G_RESHUFFLED + t], counts[t])
+        known_talon = candidates >= G[S_NT]  # else the bookkeeping missed a card: not used
     size = 0
+    if known_talon:  # the rebuilt talon's cards still unseen come first: the talon is of them
+        for t in range(N_TYPES):
+            for _ in range(min(G[G_RESHUFFLED + t], counts[t])):
+                pool[size] = t
+                size += 1
+                counts[t] -= 1
+        nt = G[S_NT]
+        for j in range(nt):
+            i = j + _rand_below(S, size - j)
+            pool[i], pool[j] = pool[j], pool[i]
+            Gw[G_TALON + j] = pool[j]
     for t in range(N_TYPES):
         for _ in range(counts[t]):
             pool[size] = t
             size += 1
+    lo = G[S_NT] if known_talon else 0
     for q in range(n):
-        if q == p:
-            continue
-        Hw[q] = ZERO
-        Hw[HI + q] = ZERO
-        lacks = G[G_LACKS + q]
-        for _ in range(_hand_count(H, q)):
-            j = _rand_below(S, size)
-            for _ in range(8):  # a few tries for a card of a suit it may hold
-                c = pool[j]
-                if _is_joker(c) or (_bit(c) & EIGHTS) or not (lacks >> _suit(c)) & 1:
-                    break
+        if q != p:
+            Hw[q] = ZERO
+            Hw[HI + q] = ZERO
+    if beliefs == BELIEFS_LACKS:
+        for q in range(n):
+            if q == p:
+                continue
+            lacks = G[G_LACKS + q]
+            for _ in range(_hand_count(H, q)):
                 j = _rand_below(S, size)
-            _hand_add(Hw, q, pool[j])
-            pool[j] = pool[size - 1]
-            size -= 1
-    for j in range(size):
-        Gw[G_TALON + j] = pool[j]
-    Gw[S_NT] = size
-    Gw[S_SCRIPTED] = 0
+                for _ in range(8):  # a few tries for a card of a suit it may hold
+                    c = pool[j]
+                    if _is_joker(c) or (_bit(c) & EIGHTS) or not (lacks >> _suit(c)) & 1:
+                        break
+                    j = _rand_below(S, size)
+                _hand_add(Hw, q, pool[j])
+                pool[j] = pool[size - 1]
+                size -= 1
+    else:
+        for tier in range(3):  # the most constrained cards of every hand first
+            for q in range(n):
+                if q == p:
+                    continue
+                held = _hand_count(H, q)
+                wide_n = min(G[G_WIDE_N + q], held)
+                strong_n = min(G[G_STRONG_N + q], wide_n)
+                if tier == 0:
+                    want, avoid = strong_n, np.uint64(G[G_STRONG + q])
+                elif tier == 1:
+                    want, avoid = wide_n - strong_n, np.uint64(G[G_WIDE + q])
+                else:
+                    want, avoid = held - wide_n, ZERO
+                for _ in range(want):
+                    j = _take_avoiding(S, pool, lo, size, avoid)
+                    _hand_add(Hw, q, pool[j])
+                    pool[j] = pool[size - 1]
+                    size -= 1
+    if not known_talon:
+        for j in range(size):
+            Gw[G_TALON + j] = pool[j]
+    Gw[S_NT] = G[S_NT]
+
+
+# beliefs=weighted: each world is one of WEIGHT_CANDIDATES public worlds, drawn with probability
+# proportional to how likely each opponent's last choices (its last card from the hand and the
+# suit it last named, where it has drawn nothing since, so that its hand then is known in the
+# world) are under the policy it plays (a seat knows the policies at its table; a search
+# opponent is modelled by its rollout policy), tempered: a choice's likelihood is
+# (1 - WEIGHT_EPS) * P(policy makes it) + WEIGHT_EPS / (its choices), so that a wrong model
+# only flattens the weights. P(policy makes it) is estimated by one draw of the policy's tie
+# breaking (unbiased: 1/ties for a card among its best).
+WEIGHT_CANDIDATES = 4
+WEIGHT_EPS = 0.1
 
 
 @njit
-def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
-    """Each option's total outcome over the budget's worlds (deals won, minus p's points, or
-    matches won), and the sum of squares of its difference from option 0's, world by world;
-    with the seat's own random stream S; depends on nothing p cannot see."""
+def _world_weight(C, G, Hw, p, n, Gs, Hs):
+    """The tempered likelihood of the opponents' last choices in the world Hw (see above);
+    Gs and Hs are scratch copies of G and H (Hs with a stream of its own for the ties)."""
+    weight = 1.0
+    for q in range(n):
+        if q == p:
+            continue
+        pol = C[C_POL + _seat(G, q)]
+        if (pol & POL_KIND) == POL_SEARCH:
+            pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
+        held = _hand_count(Hw, q)
+        card = G[G_CHOICE_CARD + q]
+        count = G[G_CHOICE_COUNT + q]
+        if card >= 0 and held == count - 1:
+            Hs[q] = Hw[q]
+            Hs[HI + q] = Hw[HI + q]
+            _hand_add(Hs, q, card)
+            top = G[G_CHOICE_TOP + q]
+            Gs[S_EFF] = top & 3
+            Gs[S_SUIT] = (top >> 2) & 3
+            Gs[S_RANK] = (top >> 4) & 15
+            Gs[S_TOP_JOKER] = (top >> 8) & 1
+            Gs[S_RESHUFFLES] = top >> 9
+            m = _legal(C, Gs, Hs[q], count, _on_top(C, Gs))
+            if m & _bit(card):
+                pick = _choose(C, Gs, Hs, pol, m, not C[R_MUST_PLAY], q, count,
+                               G[G_CHOICE_LACKS + q], G[G_CHOICE_MIN + q])
+                weight *= (1.0 - WEIGHT_EPS) * (1.0 if pick == card else 0.0) + WEIGHT_EPS / _popcount(m)
+            else:
+                weight *= WEIGHT_EPS / N_TYPES
+        named = G[G_NAMED + q]
+        if named >= 0 and held == G[G_NAMED_COUNT + q]:
+            allowed = G[G_NAMED_ALLOWED + q] & ALL_SUITS
+            suit = _choose_suit(Hw, pol, q, allowed, G[G_NAMED_ALLOWED + q] >> 4)
+            weight *= (1.0 - WEIGHT_EPS) * (1.0 if suit == named else 0.0) + WEIGHT_EPS / _popcount(
+                np.uint64(allowed))
+    return weight
+
+
+@njit
+def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs):
+    """A world for beliefs=weighted into Gw/Hw: one of WEIGHT_CANDIDATES public worlds, drawn
+    by weight (a weighted reservoir of one, so only the kept world is copied)."""
+    total = 0.0
+    for r in range(WEIGHT_CANDIDATES):
+        _determinize(C, G, H, Gc, Hc, p, n, S, pool, BELIEFS_PUBLIC)
+        _seed_rng(Hs, _next_u64(S))
+        w = _world_weight(C, G, Hc, p, n, Gs, Hs)
+        total += w
+        if r == 0 or (_next_u64(S) >> U11) * (1.0 / 9007199254740992.0) * total < w:
+            for j in range(G_PLAY_SIZE):
+                Gw[j] = Gc[j]
+            for j in range(H_SIZE):
+                Hw[j] = Hc[j]
+
+
+@njit
+def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
+    """Play the options out in worlds drawn with the seat's own random stream S (see the
+    section's comment for the rounds and the racing): per option its total outcome (deals won,
+    minus p's points as the valuation weighs them, or matches won), the sums of its paired
+    differences from the baseline ``base`` and of their squares, the worlds it was played in,
+    and whether it is still in the race. Depends on nothing p cannot see (except beliefs=oracle)."""
     pol = C[C_POL + _seat(G, p)]
     budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
+    beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
+    flat = pol & OPT_SEARCH_FLAT
     Cr_memory = np.empty(C_SIZE, np.int64)
     for j in range(C_SIZE):
         Cr_memory[j] = C[j]
     for q in range(MAX_SEATS):
         Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
+    for t in range(N_TYPES):  # the playouts are scored, and matches played, at the valuation
+        Cr_memory[C_SCALE + t] = C[C_VALUE + t]
     Gw = np.empty(G_SIZE, np.int64)
     Hw = np.empty(H_SIZE, np.uint64)
     G_memory = np.empty(G_SIZE, np.int64)
@@ -1488,13 +1860,39 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
     pool = np.empty(TALON_SIZE, np.int64)
     no_trace = np.zeros(0, np.int8)
     totals = np.zeros(k, np.float64)
+    diffs = np.zeros(k, np.float64)
     squares = np.zeros(k, np.float64)
-    for _ in range(budget):
-        _determinize(C, G, H, Gw, Hw, p, n, S, pool)
+    played = np.zeros(k, np.int64)
+    alive = np.ones(k, np.bool_)
+    left = k
+    playouts = budget * k
+    max_worlds = budget if flat else RACE_WORLDS * budget
+    look = FIRST_LOOK
+    worlds = 0
+    if beliefs == BELIEFS_WEIGHTED:  # scratch states for the candidate worlds and weights
+        Gc = np.empty(G_SIZE, np.int64)
+        Hc = np.empty(H_SIZE, np.uint64)
+        Gs = np.empty(G_SIZE, np.int64)
+        Hs = np.empty(H_SIZE, np.uint64)
+        for j in range(G_SIZE):
+            Gs[j] = G[j]
+        for j in range(H_SIZE):
+            Hs[j] = H[j]
+    else:
+        Gc = Gs = Gw
+        Hc = Hs = Hw
+    while worlds < max_worlds and playouts >= left and left > 1:
+        if beliefs == BELIEFS_WEIGHTED:
+            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs)
+        else:
+            _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs)
         playout_seed = _next_u64(S)
         first = 0.0
-        for o in range(k):
-            for j in range(G_SIZE):
+        for i in range(k):
+            o = base if i == 0 else (i - 1 if i <= base else i)  # the baseline first
+            if not alive[o]:
+                continue
+            for j in range(G_PLAY_SIZE):
                 G2[j] = Gw[j]
             for j in range(H_SIZE):
                 H2[j] = Hw[j]
@@ -1504,19 +1902,38 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
             result, _, _ = _playout_turns(Cr, G2, H2, no_trace, n, p, ROLLOUT_TURNS, cards[o],
                                           duty)
             if pol & OPT_SEARCH_POINTS:
-                outcome = -1.0 * _hand_points(C, H2[p], H2[HI + p])
+                outcome = -1.0 * _hand_points(Cr, H2[p], H2[HI + p])
             elif pol & OPT_SEARCH_MATCH and C[R_MATCH_KIND] != M_SINGLE:
                 winner = _playout_match(Cr, G2, H2, no_trace, n, result, playout_seed)
                 outcome = 1.0 if winner == _seat(G, p) else 0.0
             else:
                 outcome = 1.0 if result == p else 0.0
-            if o == 0:
+            if i == 0:
                 first = outcome
             totals[o] += outcome
+            diffs[o] += outcome - first
             squares[o] += (outcome - first) ** 2
+            played[o] += 1
+        worlds += 1
+        playouts -= left
+        if not flat and worlds == look:
+            look *= 2
+            lowest = 0.0  # the best lower bound: the baseline's own is 0
+            for o in range(k):
+                if alive[o] and o != base:
+                    mean = diffs[o] / worlds
+                    se = np.sqrt(max(squares[o] / worlds - mean * mean, 0.0) / (worlds - 1))
+                    lowest = max(lowest, mean - RACE_Z * se)
+            for o in range(k):
+                if alive[o] and o != base:
+                    mean = diffs[o] / worlds
+                    se = np.sqrt(max(squares[o] / worlds - mean * mean, 0.0) / (worlds - 1))
+                    if mean + RACE_Z * se < lowest:
+                        alive[o] = False
+                        left -= 1
     _keep_alive(Cr_memory, G_memory)
     _keep_alive(H_memory, H_memory)
-    return totals, squares
+    return totals, diffs, squares, played, alive
 
 
 @njit
@@ -1525,25 +1942,26 @@ def _search_move(C, G, H, tr, p, n, duty):
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
     k = _search_choices(C, G, H, p, duty, cards, suits, no_stack)
-    if k == 0:
-        return NO_FORCE  # nothing to choose: it draws
-    best = 0
-    if k > 2:  # option 0 and one card: the rollout policy plays that card anyway
-        S = np.empty(H_SIZE, np.uint64)
-        _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(SEARCH_SEEDED)))
-        totals, squares = search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S)
-        pol = C[C_POL + _seat(G, p)]
-        budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
-        z = (pol >> SEARCH_MARGIN_SHIFT) & 3
-        margin = 0.0  # the best option's lead over option 0 beyond z standard errors
-        for o in range(k):
-            # the estimate in thousandths (of a deal won, or of a point): play narrates it
-            _emit(G, tr, EV_ESTIMATE, _seat(G, p),
-                  (cards[o] + 2) | ((suits[o] + 1) << 8) | (no_stack[o] << 12),
-                  int(round(1000.0 * totals[o] / budget)))
-            lead = (totals[o] - totals[0]) / budget
-            spread = squares[o] / budget - lead * lead
-            lead -= z * np.sqrt(max(spread, 0.0) / max(budget - 1, 1))
+    if k <= 1:
+        return NO_FORCE  # nothing to choose, or one card: the rollout policy plays it anyway
+    S = np.empty(H_SIZE, np.uint64)
+    _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(SEARCH_SEEDED)))
+    base = _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S)
+    totals, diffs, squares, played, alive = search_values(C, G, H, p, n, duty, cards, suits,
+                                                          no_stack, k, base, S)
+    z = (C[C_POL + _seat(G, p)] >> SEARCH_MARGIN_SHIFT) & 3
+    best = base
+    margin = 0.0  # the best option's lead over the baseline beyond z standard errors
+    for o in range(k):
+        w = max(played[o], 1)
+        # the estimate in thousandths (of a deal won, or of a point): play narrates it
+        _emit(G, tr, EV_ESTIMATE, _seat(G, p),
+              (cards[o] + 2) | ((suits[o] + 1) << 8) | (no_stack[o] << 12)
+              | (ROLLOUT_MOVE_BIT if o == base else 0), int(round(1000.0 * totals[o] / w)))
+        if alive[o] and o != base and played[o] > 1:
+            lead = diffs[o] / w
+            spread = squares[o] / w - lead * lead
+            lead -= z * np.sqrt(max(spread, 0.0) / (w - 1))
             if lead > margin:
                 margin = lead
                 best = o
@@ -1555,9 +1973,10 @@ def _search_move(C, G, H, tr, p, n, duty):
 @njit
 def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     """What the search player at position p weighs for its move in the state (G, H), with its
-    search stream started at ``seed``: the options (cards, suits, no_stack) and each one's
-    total and squared-difference sums (see search_values). For tests: a decision is a function
-    of the seat's information and its stream only."""
+    search stream started at ``seed``: the options (cards, suits, no_stack), the baseline's
+    index, and per option its total, paired-difference and squared-difference sums and worlds
+    played (see search_values). For tests: a decision is a function of the seat's information
+    and its stream only."""
     C = _unchecked(constants)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
@@ -1567,10 +1986,130 @@ def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     k = _search_choices(C, G, H, p, False, cards, suits, no_stack)
     S = np.empty(H_SIZE, np.uint64)
     _seed_rng(S, np.uint64(seed))
-    totals, squares = search_values(C, G, H, p, n, False, cards, suits, no_stack, k, S)
+    base = _rollout_option(C, G, H, p, n, False, cards, suits, no_stack, k, S)
+    totals, diffs, squares, played, _ = search_values(C, G, H, p, n, False, cards, suits,
+                                                      no_stack, k, base, S)
     _keep_alive(constants, G_memory)
     _keep_alive(H_memory, H_memory)
-    return cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), totals, squares
+    return (cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), base, totals, diffs,
+            squares, played)
+
+
+# --- diagnostics: how right the worlds' beliefs are about the true hands ------------------------
+AUDIT_FIELDS = ("turns", "turns_lacks_wrong", "turns_public_wrong", "opponents_flagged",
+                "lacks_types_excluded", "opponents_tiered", "public_types_excluded",
+                "turns_talon_known", "turns_talon_wrong", "weighed_turns", "worlds_below_true",
+                "worlds_compared")
+AUDIT_WORLDS = 16  # beliefs=weighted: public worlds whose weight the true world's is ranked among
+
+
+@njit
+def _belief_audit(G, H, p, n, counts):
+    """At position p's turn, compare what its worlds assume with the true hands: counts (see
+    AUDIT_FIELDS) of turns where the lacks flags (beliefs=lacks) or the public tiers
+    (beliefs=public) exclude a card an opponent really holds, and of what each excludes."""
+    counts[0] += 1
+    lacks_wrong = public_wrong = 0
+    for q in range(n):
+        if q == p:
+            continue
+        lacks = G[G_LACKS + q]
+        if lacks:
+            excluded = ZERO
+            for s in range(N_SUITS):
+                if (lacks >> s) & 1:
+                    excluded |= _suit_mask(s) & ~EIGHTS
+            counts[3] += 1
+            counts[4] += _popcount(excluded)
+            lacks_wrong += (H[q] & excluded) != ZERO
+        held = _hand_count(H, q)
+        wide_n = min(G[G_WIDE_N + q], held)
+        if wide_n > 0:
+            wide = np.uint64(G[G_WIDE + q])
+            strong = np.uint64(G[G_STRONG + q])
+            counts[5] += 1
+            counts[6] += _popcount(wide)
+            public_wrong += (held - _suit_count(H, q, wide) < wide_n
+                             or held - _suit_count(H, q, strong) < min(G[G_STRONG_N + q], wide_n))
+    counts[1] += lacks_wrong > 0
+    counts[2] += public_wrong > 0
+    if G[S_RESHUFFLES] > 0:
+        counts[7] += 1
+        tally = np.zeros(N_TYPES, np.int64)
+        wrong = False
+        for j in range(G[S_NT]):
+            tally[G[G_TALON + j]] += 1
+            wrong |= tally[G[G_TALON + j]] > G[G_RESHUFFLED + G[G_TALON + j]]
+        counts[8] += wrong
+
+
+@njit
+def _weight_audit(C, G, H, p, n, counts, S):
+    """Does the likelihood carry signal? Where the weights are not all equal, rank the true
+    world's weight among AUDIT_WORLDS public worlds: counts[10] gets twice the number below it
+    plus the ties (so counts[10] / counts[11] is its mean rank share: 0.5 = no signal)."""
+    Gs = np.empty(G_SIZE, np.int64)
+    Hs = np.empty(H_SIZE, np.uint64)
+    Gw = np.empty(G_SIZE, np.int64)
+    Hw = np.empty(H_SIZE, np.uint64)
+    pool = np.empty(TALON_SIZE, np.int64)
+    for j in range(G_SIZE):
+        Gs[j] = G[j]
+    for j in range(H_SIZE):
+        Hs[j] = H[j]
+    _seed_rng(Hs, _next_u64(S))
+    true_weight = _world_weight(C, G, H, p, n, Gs, Hs)
+    below = 0
+    varied = False
+    for _ in range(AUDIT_WORLDS):
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, BELIEFS_PUBLIC)
+        _seed_rng(Hs, _next_u64(S))
+        w = _world_weight(C, G, Hw, p, n, Gs, Hs)
+        varied |= w != true_weight
+        below += 2 if w < true_weight else (1 if w == true_weight else 0)
+    if varied:
+        counts[9] += 1
+        counts[10] += below
+        counts[11] += 2 * AUDIT_WORLDS
+
+
+@njit
+def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
+    """Play single deals 0 … games-1 of ``seed_key`` (the games ``simulate`` plays) turn by turn
+    and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``."""
+    C = _unchecked(constants)
+    G_memory = np.zeros(G_SIZE, np.int64)
+    H_memory = np.zeros(H_SIZE, np.uint64)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    tr = np.zeros((0, 4), np.int32)
+    S = np.empty(H_SIZE, np.uint64)
+    _seed_rng(S, _mix64(np.uint64(seed_key) ^ np.uint64(SEARCH_SEEDED)))
+    n_seats = C[R_PLAYERS]
+    for g in range(games):
+        _seed_rng(H, game_seed_nb(seed_key, g))
+        G[S_NEV] = 0
+        for q in range(n_seats):
+            G[G_ACTIVE + q] = 1
+        n = _seat_order(G, n_seats, n_seats - 1)
+        _deal_hands(C, G, H, tr, n, 0)
+        _start_card(C, G, H, tr, n)
+        p = 0
+        idle = 0
+        for _ in range(TURN_CAP):
+            if _seat(G, p) == focal_seat:
+                _belief_audit(G, H, p, n, counts)
+                _weight_audit(C, G, H, p, n, counts, S)
+            plays, draws = G[S_PLAYS], G[S_DRAWS]
+            result, _, _ = _turn_loop(C, G, H, tr, n, p, 1, NO_FORCE, 0)
+            if result >= 0:
+                break
+            idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
+            if idle >= n:
+                break
+            p = _step(p, G[S_DIR], n)
+    _keep_alive(G_memory, H_memory)
+    _keep_alive(constants, constants)
 
 
 # outcome columns of the per-game int64 table
