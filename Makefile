@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench reports players docs clean-cache clean-results
+.PHONY: help install test test-fast bench bench-ab reports players design docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
@@ -36,12 +36,21 @@ test-fast: install ## Run the tests without the slow ones
 bench: install ## Deals/s by preset, players, policy, threads; one seat per bench.SEAT_POLICIES among experts; sweep overhead
 	$(CLI) bench --sweep-overhead
 
+# An engine change quotes `make bench-ab` in its closing note: this checkout (B) against BASE (A),
+# by default the last commit on main that changed the engine; BASE may be any commit, from
+# before the engine became a package too. Alternating fresh processes; a cold BASE compiles first.
+BASE ?= $(shell git log -1 --format=%h main -- vandatta_sim/engine.py vandatta_sim/engine)
+ROUNDS ?= 5
+DEALS ?= 200000
+bench-ab: install ## A/B deals/s (random, expert) and search decisions/s against BASE=REF (default: main's last engine change)
+	$(PY) scripts/bench_ab.py --rounds $(ROUNDS) --deals $(DEALS) $(BASE) .
+
 # --- reports: each report depends on its script and the library; `make reports` redoes only the
 # stale ones, and the sweeps behind them reuse what results/ already holds.
-# (the package's modules, subpackages included, except the command line)
+# (the package's modules, subpackages included (engine/ too), except the command line)
 REPORT_LIB := $(filter-out vandatta_sim/cli%,$(wildcard vandatta_sim/*.py vandatta_sim/*/*.py)) analyses/common.py
 
-reports/eight-value.md: analyses/eight_value.py $(REPORT_LIB) | $(VENV)/.installed
+reports/eight-value.md: analyses/eight_value.py analyses/eight_players.py analyses/eight_house_rules.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/eight_value.py --out $@
 
 reports/variants.md: analyses/variants.py $(REPORT_LIB) | $(VENV)/.installed
@@ -54,14 +63,21 @@ reports/claims.md: analyses/claims.py analyses/claims_runs.py analyses/claims_fi
 reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/players.py --out $@
 
-reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md | $(VENV)/.installed
+# the designer's two worked examples (examples/*-design.toml), each as its file sizes it
+reports/design.md: analyses/design.py examples/fair-two-player-design.toml examples/kids-table-design.toml $(REPORT_LIB) | $(VENV)/.installed
+	$(PY) analyses/design.py --out $@
+
+reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md reports/design.md | $(VENV)/.installed
 	$(PY) analyses/index.py --out $@
 
-reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale)
+reports: reports/README.md ## Run the sweeps the reports need and write reports/ (only what is stale); then say which came out byte-identical to the committed ones
+	@$(PY) scripts/compare_reports.py reports
 
 players: reports/players.md ## Only the players' ladder report (reports/players.md)
 
-clean-cache: ## Remove numba's compiled-kernel cache (after editing the engine by hand)
+design: reports/design.md ## Only the rules designer's worked examples (reports/design.md)
+
+clean-cache: ## Remove numba's compiled-kernel cache (an engine edit needs none: one stamp covers its sources)
 	rm -rf $(NUMBA_CACHE_DIR)
 
 clean-results: ## Remove the stored sweep results (reports will recompute them)

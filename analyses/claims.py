@@ -1,4 +1,4 @@
-"""reports/claims.md: every claim of RULES.md §4 with its evidence and a verdict.
+"""reports/claims.md: every claim of docs/spec.md §4 with its evidence and a verdict.
 
     python analyses/claims.py --out reports/claims.md [--quick]
 
@@ -12,12 +12,12 @@ import common
 from claims_figures import figures
 from claims_runs import (ADVANTAGE_MARGIN, DRAW_LIMITS, DUMP, HOLD, HOLD_DUMP_SCALES,
                          LAST_THIRD, LENGTH_MARGIN, MIDDLE_THIRD, MUCH, POINTS_MARGIN, RARELY,
-                         RELATIVE_MARGIN, WIN_MARGIN, run, timing_available, timing_policies,
-                         timing_spec)
+                         REFERENCE_RATE, RELATIVE_MARGIN, WIN_MARGIN, margins, run,
+                         timing_available, timing_policies, timing_spec)
 
-from vandatta_sim.report.markdown import fmt
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.report.measures import SKILLED, STRONGEST, UNSKILLED
-from vandatta_sim.report.verdicts import Claim, direction
+from vandatta_sim.report.verdicts import Claim
 from vandatta_sim.stats import independent_difference, paired_difference, relative_change
 from vandatta_sim.tables import format_table
 
@@ -42,7 +42,7 @@ def skill_words() -> str:
 # ------------------------------------------------------------------------------------------------
 def claim_forhand(ctx, data) -> Claim:
     c = Claim(1, "002", "Moving first is a small but real advantage, most of all with two "
-                        "players")
+                        "players", "absolute")
     adv = {p: data["forhand"][p]["forhand_adv"] for p in common.PLAYERS}
     rows = [[p, fp(data["forhand"][p]["forhand_win"], "pct", 2),
              fp(data["forhand"][p]["won"], "pct", 2), fp(adv[p], "pp", 2),
@@ -57,13 +57,23 @@ def claim_forhand(ctx, data) -> Claim:
         "players than at 3, 4 and 5 by more than as much.\n\n"
         + format_table(["players", "P(förhand wins)", "P(deal is won)", "advantage",
                        "relative advantage"], rows) + "\n")
+    m = margins(absolute=ADVANTAGE_MARGIN)
+    other = {"relative": ("relative_adv", "rel", 1), "log-odds": ("log_odds_adv", "diff", 3)}
     for p in common.PLAYERS:
         c.part(f"advantage with {p} players", adv[p], +1, 0.0, ADVANTAGE_MARGIN)
+        for measure, (key, kind, digits) in other.items():
+            c.sensitivity(measure, f"advantage with {p} players", data["forhand"][p][key], +1,
+                          0.0, m[measure], kind, digits)
     cmp_rows = []
     for p in common.PLAYERS[1:]:
         d = independent_difference(adv[2], adv[p])
         cmp_rows.append([f"2 − {p} players", fp(d, "pp", 2)])
         c.part(f"larger with 2 players than with {p}", d, +1, 0.0, ADVANTAGE_MARGIN)
+        for measure, (key, kind, digits) in other.items():
+            c.sensitivity(measure, f"larger with 2 players than with {p}",
+                          independent_difference(data["forhand"][2][key],
+                                                 data["forhand"][p][key]),
+                          +1, 0.0, m[measure], kind, digits)
     c.body += ("Differences of the advantage between table sizes (independent samples):\n\n"
                + format_table(["comparison", "Δ advantage"], cmp_rows) + "\n")
     c.body += data["fig_forhand"] + "\n"
@@ -199,12 +209,17 @@ def claim_eight_fifty(ctx, data) -> Claim:
         c.body += NO_TIMING
     for scale, claimed in (("crazy_eights", -1), ("hundred", +1)):
         who = "dumping" if claimed < 0 else "holding"
+        half = f"`{scale}`: {who} pays"
         for p in common.PLAYERS:
             c.part(f"`{scale}`, {p} players: {who} gives fewer points (holder − dumper)",
-                   hd["deals"][(scale, p)]["points"], -claimed, 0.0, POINTS_MARGIN, "diff", 2)
+                   hd["deals"][(scale, p)]["points"], -claimed, 0.0, POINTS_MARGIN, "diff", 2,
+                   group=half)
         for p in common.PLAYERS:
             c.part(f"`{scale}`, {p} players: {who} wins more matches (holder − dumper)",
-                   hd["matches"][(scale, p)]["win"], claimed, 0.0, WIN_MARGIN, "pp", 2)
+                   hd["matches"][(scale, p)]["win"], claimed, 0.0, WIN_MARGIN, "pp", 2,
+                   group=half)
+    c.body += ("The claim has two halves, one per scale, each judged on its own parts and "
+               "shown with its own verdict beside the claim's.\n\n")
     return c
 
 
@@ -344,7 +359,8 @@ def claim_heuristics(ctx, data) -> Claim:
 
 
 def claim_two_players(ctx, data) -> Claim:
-    c = Claim(10, "000", "Two players makes the specials weaker and the game less strategic")
+    c = Claim(10, "000", "Two players makes the specials weaker and the game less strategic",
+              "relative")
     t = data["two"]
     rows = [[p, fp(t["eight"][p], "rel"), fp(t["ace"][p], "rel"), fp(t["skill_abs"][p], "pp"),
              fp(t["skill"][p], "rel")] for p in common.PLAYERS]
@@ -360,18 +376,21 @@ def claim_two_players(ctx, data) -> Claim:
         f"{RELATIVE_MARGIN:.0%} (relative).\n\n"
         + format_table(["players", "one more eight", "one more ace", "skill (Δ P(win))",
                        "skill (relative)"], rows) + "\n" + data["fig_two"] + "\n")
+    m = margins(relative=RELATIVE_MARGIN)
     for what, key in (("an eight", "eight"), ("an ace", "ace"), ("skill", "skill")):
         d = independent_difference(t[key][2], t[key][4])
         c.part(f"{what}: relative value, 2 − 4 players", d, -1, 0.0, RELATIVE_MARGIN, "rel", 1)
+        for measure, kind, digits in (("absolute", "pp", 2), ("log-odds", "diff", 3)):
+            c.sensitivity(measure, f"{what}: value, 2 − 4 players", independent_difference(
+                t[measure][2][key], t[measure][4][key]), -1, 0.0, m[measure], kind, digits)
     strong = {f"{p} players": t["strong"][p] for p in (4, 2)}
     c.body += strong_check(ctx, strong, "4 players", "2 players", independent_difference(
         t["strong"][2]["relative_win"], t["strong"][4]["relative_win"]), "relative_win")
-    rel = independent_difference(t["skill"][2], t["skill"][4])
-    ab = independent_difference(t["skill_abs"][2], t["skill_abs"][4])
-    if direction(rel) and direction(ab) and direction(rel) != direction(ab):
-        c.body += (f"Note: in absolute terms the skill gain points the other way (2 − 4 "
-                   f"players: {fp(ab, 'pp')}), so the verdict on skill depends on measuring it "
-                   "relative to the fair share, as above.\n\n")
+    c.body += ("The claim's primary measure is relative (the source speaks of strength, "
+               "and a fair share differs with the table size); the same differences in "
+               "absolute percentage points and in log-odds are the sensitivity check below "
+               "the verdict table: where they disagree with the relative reading, the verdict "
+               "depends on the measure, and the table says so.\n\n")
     return c
 
 
@@ -398,15 +417,22 @@ def main() -> None:
         "**Verdicts.** Every part states what the claim says as a number: a *threshold* the "
         "value lies beyond, and a practical *margin*, the smallest difference the claim's words "
         "can mean (stated with each claim: e.g. \"pays\" is more than 1 pp of win rate, so "
-        "+0.1 pp neither confirms nor refutes it). With the Holm interval read in the claimed "
-        "direction: **supported**: it lies beyond the threshold by more than the margin; "
-        "**partly supported**: it lies beyond the threshold, but not surely by the margin; "
-        "**contradicted**: it lies on the other side of the threshold and reaches beyond the "
-        "margin; **not distinguishable**: it holds the threshold, or lies within the margin "
-        "on both sides (a difference too small to matter). A whole claim is *supported* when "
-        "every part is, *partly supported* when some part is (fully or partly) but not all, "
-        "*contradicted* when no part holds and some part is contradicted, and *not "
-        "distinguishable* otherwise. All comparisons of rules or policies are paired: the same "
+        "+0.1 pp neither confirms nor refutes it). One rule, read on the Holm interval in the "
+        "claimed direction, gives each part one of four outcomes: **supported**: the interval "
+        "lies wholly beyond the threshold by more than the margin; **contradicted**: it lies "
+        "wholly short of that (the effect is below the margin or of the other sign); "
+        "**negligible**: it lies wholly within the margin on either side of the threshold "
+        "(the effect is shown too small to matter); **not distinguishable**: it holds the "
+        "margin's end. The rule is symmetric (supported and contradicted are the same test "
+        "mirrored) and monotone (more data only decides a part, or sharpens contradicted to "
+        "negligible; it never reverses a verdict). A whole claim is *supported* (or "
+        "*negligible*) when every part is, **partly supported** when some parts are supported "
+        "and others not (the parts, or the claim's halves, are named), *contradicted* when no "
+        "part is supported and some is contradicted or negligible, and *not distinguishable* "
+        "otherwise. Each claim declares its *primary measure* (absolute, relative or "
+        "log-odds), on which it is judged; claims 1 and 10 show the other measures as a "
+        f"sensitivity check, the margin translated at a reference win rate of "
+        f"{REFERENCE_RATE:.0%}. All comparisons of rules or policies are paired: the same "
         "seeds and game indices, so the same deals and random numbers.\n\n"
         f"**Skill** is measured with `{SKILLED}`, the strongest of the fast players, against "
         f"`{UNSKILLED}`. The search player `{STRONGEST}` is stronger by a few pp at most (see "
@@ -415,7 +441,9 @@ def main() -> None:
         "the finding survives stronger play.\n\n")
     text += format_table(["#", "claim", "source", "verdict", "parts"],
                          [[f"[{c.number}](#{c.anchor})", c.text, c.source,
-                           f"**{c.verdict}**", c.tally()] for c in claims],
+                           f"**{c.verdict}**" + "".join(f"; {g}: {v}"
+                                                        for g, v in c.group_verdicts()),
+                           c.tally()] for c in claims],
                          "rllll") + "\n"
     text += "".join(c.render() for c in claims)
     ctx.write(text)

@@ -13,15 +13,15 @@ import numpy as np
 from vandatta_sim.report.designs import (card_values, compare_policies, focal_outcomes,
                                          skill_comparisons, skill_per_game, swap_effects,
                                          swap_pairs)
-from vandatta_sim.report.markdown import column_estimate
+from vandatta_sim.tables import column_estimate
 from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
                                           most_eights_seat, same_suit_swaps)
 from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import single
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import SimulationError, check_policy
-from vandatta_sim.stats import (independent_difference, paired_difference, proportion,
-                                relative_change)
+from vandatta_sim.stats import (independent_difference, log_odds_change, paired_difference,
+                                proportion, relative_change)
 
 STD = PRESETS["standard"]
 P4 = 4
@@ -43,6 +43,17 @@ WIN_MARGIN = 0.01
 POINTS_MARGIN = 0.5
 #: "Weaker" in relative terms (value of a special, skill relative to the fair share): 5 %.
 RELATIVE_MARGIN = 0.05
+#: Each claim is judged on one primary measure; the others are a sensitivity check, with the
+#: primary margin translated to them at this reference win rate (a fair share at 4 players):
+#: absolute m <-> relative m / r <-> log-odds m / (r (1 - r)).
+REFERENCE_RATE = 0.25
+
+
+def margins(absolute: float | None = None, relative: float | None = None) -> dict[str, float]:
+    """One margin on all three measures, given on one of them (absolute or relative)."""
+    r = REFERENCE_RATE
+    absolute = relative * r if absolute is None else absolute
+    return {"absolute": absolute, "relative": absolute / r, "log-odds": absolute / (r * (1 - r))}
 
 # --- hold or dump: the matched pair (the expert in every respect but its eights), and the
 # timing policies: the expert plays an eight whenever one is legal once its hand has at most K
@@ -91,6 +102,7 @@ def run(ctx) -> dict:
         won = df["winner"].to_numpy() >= 0
         s["won"] = proportion(int(won.sum()), len(df))
         s["relative_adv"] = relative_change((df["winner"].to_numpy() == 0) * p, won)
+        s["log_odds_adv"] = log_odds_change(df["winner"].to_numpy() == 0, won / p)
         data["forhand"][p] = s
 
     ctx.log("deal length: stacking, draw limits, last card")
@@ -134,7 +146,8 @@ def run(ctx) -> dict:
     data["heuristics"] = {f"{a} − {b}": compare_policies(out, a, b) for a, b in pairs}
 
     ctx.log("two players: specials and skill per table size")
-    two = {"eight": {}, "ace": {}, "skill": {}, "skill_abs": {}, "strong": {}}
+    two = {"eight": {}, "ace": {}, "skill": {}, "skill_abs": {}, "strong": {},
+           "absolute": {}, "log-odds": {}}
     for p in common.PLAYERS:
         rules = single(STD, players=p, scale="hundred")
         cv = card_values(runner, rules, ("8", "A"), counts["swap_deals"], seeds["swap_deals"],
@@ -145,6 +158,12 @@ def run(ctx) -> dict:
                            counts["claim_skill"], seeds["claim_skill"])
         cmp = compare_policies(o, SKILLED, UNSKILLED)
         two["skill"][p], two["skill_abs"][p] = cmp["relative_win"], cmp["win"]
+        # the same three comparisons on the other measures (the sensitivity check)
+        for measure, column in (("absolute", "win"), ("log-odds", "log_odds_win")):
+            two[measure][p] = {
+                "eight": column_estimate(cv.loc["8"], column, int(cv.loc["8", "n"])),
+                "ace": column_estimate(cv.loc["A"], column, int(cv.loc["A", "n"])),
+                "skill": cmp[column]}
         if p in (2, 4):  # the check with stronger play needs only the two sizes compared
             two["strong"][p] = compare_policies(
                 focal_outcomes(runner, single(STD, players=p), (STRONGEST, UNSKILLED),

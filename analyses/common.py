@@ -12,6 +12,7 @@ import os
 import platform
 import shlex
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -40,7 +41,9 @@ FULL = {
     "value_matches": 100_000,  # eight-value top screen, per (scale, players): matches to 100
     "value_players": 40_000,   # who plays, per (scale, holder, table, focal seat): deals
     "value_ranks": 50_000,     # ordinary ranks, per (scale, play, rank): deals, 4 players
-    "value_search": 1_000,     # who plays, search holder, per focal seat: deals, hundred
+    "value_search": 250,       # search holder vs the headline holder, per (cell, focal seat)
+    "house_deals": 50_000,     # eight under house rules, per (rule, scale, players): deals
+    "house_traced": 1_000,     # house rules: deals traced per explained change (and standard)
     "timing_deals": 25_000,    # hold/dump/timing, per (scale, policy, focal seat): deals
     "timing_matches": 5_000,   # hold/dump/timing, per (scale, policy, focal seat): matches
     # variants.md
@@ -70,8 +73,12 @@ COUNT_NOTES = {
     "value_players": ("eight-value", "single deals per (scale, holder, table, focal seat), "
                       "4 players"),
     "value_ranks": ("eight-value", "single deals per (scale, play, rank), 4 players"),
-    "value_search": ("eight-value", "single deals per focal seat, `search` holder at an "
-                     "`expert` table, `hundred`, 4 players"),
+    "value_search": ("eight-value", "single deals per (scale, players, focal seat): a "
+                     "`search` holder and the headline player's holder on the same deals"),
+    "house_deals": ("eight-value", "single deals per (house rule or preset, scale, players "
+                    "3 and 4): as dealt and with one more eight"),
+    "house_traced": ("eight-value", "deals replayed with their traces per explained house-rule "
+                     "change and its standard (the first of the swap run)"),
     "timing_deals": ("eight-value", "single deals per (scale, focal policy, focal seat), "
                      "4 players"),
     "timing_matches": ("eight-value", "matches to 100 per (scale, focal policy, focal seat), "
@@ -93,7 +100,7 @@ COUNT_NOTES = {
 QUICK = {
     "swap_deals": 2_000, "h2h_deals": 1_000, "h2h_matches": 200,
     "value_deals": 2_000, "value_matches": 300, "value_players": 500, "value_ranks": 500,
-    "value_search": 20,
+    "value_search": 5, "house_deals": 300, "house_traced": 20,
     "timing_deals": 500, "timing_matches": 100,
     "variant_deals": 1_000, "variant_matches": 200, "variant_skill": 500,
     "variant_skill_search": 20,
@@ -109,7 +116,7 @@ SEEDS = {
     "value_matches": 8_301,  # the same seed as the deals: `vandatta-sim value` runs both
     "value_players": 8_310,
     "value_ranks": 8_320,
-    "value_search": 8_310,  # the who-plays seed: its games pair with the expert holder's
+    "value_search": 8_301,  # the headline's seed: search and headline holders pair per deal
     "timing_deals": 8_400,
     "timing_matches": 8_500,
     "variant_deals": 9_001,
@@ -172,7 +179,8 @@ class Context:
         self.log(f"wrote {self.out} ({self.runner.games_played:,} games requested)")
 
 
-def parse_args(description: str, default_out: str) -> argparse.Namespace:
+def parse_args(description: str, default_out: str, extra=None) -> argparse.Namespace:
+    """The report scripts' command line; ``extra(parser)`` adds a script's own options."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--out", default=default_out, help=f"report file (default {default_out})")
     parser.add_argument("--quick", action="store_true",
@@ -184,20 +192,30 @@ def parse_args(description: str, default_out: str) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=None, help="threads (default: all)")
     parser.add_argument("--backend", choices=("sweep", "direct"), default="sweep",
                         help="sweep: stored results (default); direct: simulate, no store")
+    if extra is not None:
+        extra(parser)
     return parser.parse_args()
 
 
-def header(title: str, ctx: Context, script: str) -> str:
-    """The report's title and the line that says how it was made (no timestamps)."""
+def header(title: str, ctx: Context, script: str, width: int | None = None,
+           options: str = "") -> str:
+    """The report's title and the line that says how it was made (no timestamps); with
+    ``width``, its paragraphs wrapped to that many characters; ``options``: the script's own
+    options as given (e.g. ``--player tuned``), part of the command."""
     mode = " --quick" if ctx.quick else (f" --fraction {ctx.args.fraction:g}"
                                          if ctx.args.fraction != 1.0 else "")
-    note = ("\n> **Development run** (`--quick` or `--fraction`): reduced game counts; not "
+    note = ("> **Development run** (`--quick` or `--fraction`): reduced game counts; not "
             "the committed numbers.\n" if mode else "")
-    return (f"# {title}\n\n"
-            f"Generated by `python analyses/{script} --out {ctx.out.as_posix()}{mode}` "
+    made = (f"Generated by `python analyses/{script} --out {ctx.out.as_posix()}{mode}"
+            f"{' ' + options if options else ''}` "
             f"(see [README](README.md) for versions, seeds and game counts). "
             f"Intervals are 95 % confidence intervals; \"n.s.\" marks a difference whose "
-            f"interval contains 0 (not significant at this precision).\n{note}\n")
+            f"interval contains 0 (not significant at this precision).")
+    if width is not None:
+        made = textwrap.fill(made, width, break_long_words=False, break_on_hyphens=False)
+        note = textwrap.fill(note, width, break_long_words=False, break_on_hyphens=False,
+                             subsequent_indent="> ") + ("\n" if note else "")
+    return f"# {title}\n\n{made}\n" + (f"\n{note}" if note else "") + "\n"
 
 
 def save(fig, ctx: Context, stem: str, alt: str) -> str:

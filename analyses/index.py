@@ -14,24 +14,30 @@ from vandatta_sim.tables import format_table
 
 REPORTS = [
     ("eight-value.md", "analyses/eight_value.py",
-     "What one more eight (and, alongside, one more ace) is worth under each scoring scale "
-     "(`base`, `hundred`, `crazy_eights`) at 2–5 players, on one screen: its effect on deal "
-     "win, penalty points and match win (also per deal played, since matches last 4× longer "
-     "under `base`), and its break-even face value, each with a 95% interval; then how much "
-     "of that belongs to the game and how much to the players (random/expert holders and "
-     "tables), hold or dump and when to play the eights (`expert` vs `expert:eights=dump` and "
-     "`=K`), and every rank with a random-play control. `vandatta-sim value` asks the same "
-     "for any house rules."),
+     "What one more eight is worth to its holder under each scoring scale (`base`, `hundred`, "
+     "`crazy_eights`) at 2–5 players, on one screen (deal wins, match wins, points, with the "
+     "players named); then the detail (opponents' points and standing, matches per deal "
+     "played, one more ace), the break-even score as a threshold (Fieller intervals, in "
+     "ordinary cards, on own points and on standing), the eight under each house rule and "
+     "preset at 3 and 4 players (paired against `standard`, Holm), the `search` player on "
+     "the same deals in every headline cell, how much belongs to the game and how much to "
+     "the players, hold or dump and when to play the eights, and every rank with a "
+     "random-play control. `vandatta-sim value` asks the same for any house rules."),
     ("variants.md", "analyses/variants.py",
      "Every preset and every single house rule toggled from `standard`: deal length with "
      "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "
      "match length, and skill (`expert` against `random`)."),
     ("claims.md", "analyses/claims.py",
-     "Each claim of RULES.md §4 with its evidence and a verdict."),
+     "Each claim of docs/spec.md §4 with its evidence and a verdict."),
     ("players.md", "analyses/players.py",
      "The ladder of players: each policy's seat against `expert`s at 2 and 4 players under "
      "`standard`, `seed002` and `crazy-eights-scoring`, ratings (Bradley–Terry–Luce) from the "
      "head-to-heads, and the time per decision (machine-dependent)."),
+    ("design.md", "analyses/design.py",
+     "The rules designer (`vandatta-sim design`) on its two worked examples: the fairest "
+     "two-player rules with deals of 30–40 turns, and a kids' table with short deals, no "
+     "stalls and a small first-player edge; the finalists re-measured on fresh seeds (seeds, "
+     "trials and deal counts in each example's [search] section)."),
 ]
 
 
@@ -52,7 +58,8 @@ def main() -> None:
     parser.add_argument("--out", default="reports/README.md")
     args = parser.parse_args()
     text = ["# Reports\n",
-            "Monte Carlo answers to the questions of issue 4, made by the scripts in "
+            "Monte Carlo answers to the house-rule questions of the [top-level README](../README.md) "
+            "and the claims of [the rules specification](../docs/spec.md) §4, made by the scripts in "
             "`analyses/` from the simulator in `vandatta_sim/`. Every rate and mean carries a "
             "95 % confidence interval (Wilson for proportions, normal for means, paired "
             "differences for comparisons on the same deals); \"n.s.\" marks a difference whose "

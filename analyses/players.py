@@ -22,7 +22,7 @@ import numpy as np
 
 from vandatta_sim import bench
 from vandatta_sim.report.designs import focal_winners
-from vandatta_sim.report.markdown import fmt
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import check_policy
 from vandatta_sim.stats import ELO_PER_LOGIT, fit_ratings, paired_difference, proportion
@@ -319,9 +319,11 @@ def section_reading(ladder: dict, specs, runtime_note: str) -> str:
         + "` (section 1), or the two named policies heads-up (round robin). Nothing else "
         "was played; no human or stronger player is represented.\n"
         "- **About the players:** the order of the ladder (at 4 players, `standard`: "
-        + " > ".join(f"`{s}`" for s in order) + ", by the point estimates of the win rate against `expert`s; where intervals "
-        "overlap the order is not established), every Δ "
-        "and every rating. A rating is relative to `expert` and to this pool of opponents: a "
+        + " > ".join(f"`{s}`" for s in order)
+        + ", by the point estimates of the win rate against `expert`s: an order of "
+        "estimates, not a test; whether one policy beats another is read off a paired "
+        "difference, its Δ with its interval, never off whether two intervals overlap), "
+        "every Δ and every rating. A rating is relative to `expert` and to this pool of opponents: a "
         "new, stronger player can move the others' ratings, and it says nothing about play "
         "against people.\n"
         "- **About the game (as far as these players can show it):** the `expert` row is "

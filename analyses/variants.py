@@ -11,7 +11,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 
 from vandatta_sim.report.designs import skill_comparisons
-from vandatta_sim.report.markdown import fmt
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.plots import (mark_beyond, needs_log_axis, outlier_limit, plain_log_axis,
                                 quantile_rows)
 from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
@@ -354,7 +354,7 @@ def main() -> None:
     c = ctx.counts
     text = common.header("How the variants compare", ctx, "variants.py")
     text += (
-        "Every preset of RULES.md §3 and every house rule of §2 changed on its own from "
+        "Every preset of docs/spec.md §3 and every house rule of §2 changed on its own from "
         "`standard`. All seats play `expert` (except in the skill columns). Unless a column says "
         f"otherwise the table has {MAIN_PLAYERS} players and plays single deals.\n\n"
         "**Design.** All variants play the same seeds and game indices, so game *i* of a variant "

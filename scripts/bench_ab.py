@@ -1,31 +1,125 @@
-"""A/B speed of two checkouts of vandatta-sim, alternated round by round in fresh processes
-(the machine's noise hits both alike): `python scripts/bench_ab.py ROUNDS TREE_A TREE_B`.
+"""A/B speed of two engines, alternated round by round in fresh processes (the machine's noise
+hits both alike): `python scripts/bench_ab.py [--rounds N] [--deals N] A B` (`make bench-ab`).
 
-Each tree is imported through PYTHONPATH with its own NUMBA_CACHE_DIR (TREE/.numba_cache;
-compile each once first). Prints deals/s of `standard`, 4 players, single deals, 1 thread,
-200,000 deals, `random` and `expert`, per round and as medians.
+A and B are checkout folders or git commits; a commit's tree is exported (``git archive``) into
+``.bench-ab/COMMIT/`` of this checkout, so any commit works, before or after the engine became a
+package. Each tree is imported through PYTHONPATH with its own NUMBA_CACHE_DIR
+(TREE/.numba_cache): an untimed first run of each compiles it where its cache is cold (minutes
+on 2 cores). Each round runs A then B, each in a fresh process: deals/s of `standard`, 4 players,
+single deals, 1 thread, through `simulate()` for `random` and `expert` (``--deals`` each), and
+the decisions/s of one `search` seat (default budget) among three `expert`s (``--search-deals``
+deals; decisions = that seat's turns, counted on traced games, which are the same games in A
+and B unless the engine changed them). Prints every round, the medians and the ratios B/A.
+A tree without the search player reports it as n/a.
 """
-import os, sys, time, statistics, subprocess, json
-code = r'''
-import time, json, sys
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+CODE = r'''
+import json, sys, time
 from vandatta_sim.rules import get_preset
-from vandatta_sim.simulate import simulate
+from vandatta_sim.simulate import simulate, trace_game
+from vandatta_sim.trace import Event
+deals, search_deals = int(sys.argv[1]), int(sys.argv[2])
 r = get_preset("standard").replace(match="single", players=4)
 out = {}
 for pol in ("random", "expert"):
     simulate(r, 2000, seed=0, policies=pol, threads=1)
-    t = time.perf_counter(); simulate(r, 200_000, seed=1, policies=pol, threads=1)
-    out[pol] = 200_000 / (time.perf_counter() - t)
+    t = time.perf_counter()
+    simulate(r, deals, seed=1, policies=pol, threads=1)
+    out[pol] = deals / (time.perf_counter() - t)
+seats = ["search", "expert", "expert", "expert"]
+try:
+    simulate(r, 2, seed=0, policies=seats, threads=1)
+except Exception:
+    out["search"] = None  # a tree before the search player
+else:
+    t = time.perf_counter()
+    simulate(r, search_deals, seed=2, policies=seats, threads=1)
+    seconds = time.perf_counter() - t
+    turns = 0
+    for g in range(min(search_deals, 20)):
+        rows = trace_game(r, seed=2, game=g, policies=seats)
+        turns += int(((rows[:, 0] == int(Event.TURN)) & (rows[:, 1] == 0)).sum())  # seat 0's turns
+    out["search"] = turns / min(search_deals, 20) * search_deals / seconds
 print(json.dumps(out))
 '''
-trees = {f"A ({sys.argv[2]})": sys.argv[2], f"B ({sys.argv[3]})": sys.argv[3]}
-res = {k: {"random": [], "expert": []} for k in trees}
-rounds = int(sys.argv[1])
-for r in range(rounds):
-    for name, tree in trees.items():
-        env = dict(os.environ, PYTHONPATH=tree, NUMBA_CACHE_DIR=tree + "/.numba_cache")
-        o = json.loads(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
-        for k, v in o.items(): res[name][k].append(v)
-    print(r, {n: {k: round(v[-1]) for k, v in d.items()} for n, d in res.items()}, flush=True)
-for n, d in res.items():
-    print(n, {k: f"median {statistics.median(v):,.0f} deals/s" for k, v in d.items()})
+MEASURES = {"random": "deals/s", "expert": "deals/s", "search": "decisions/s"}
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def tree_of(spec: str) -> Path:
+    """A checkout folder as given, or a commit's tree exported into .bench-ab/COMMIT/."""
+    if Path(spec).is_dir():
+        return Path(spec).resolve()
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{spec}^{{commit}}"],
+                            capture_output=True, text=True)
+    if commit.returncode != 0:
+        sys.exit(f"Error: tree {spec!r} is neither a folder nor a git commit")
+    tree = ROOT / ".bench-ab" / commit.stdout.strip()[:12]
+    if not (tree / "vandatta_sim").is_dir():
+        tree.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.Popen(["git", "-C", str(ROOT), "archive", commit.stdout.strip()],
+                                   stdout=subprocess.PIPE)
+        subprocess.run(["tar", "-x", "-C", str(tree)], stdin=archive.stdout, check=True)
+        archive.wait()
+    return tree
+
+
+def run(tree: Path, deals: int, search_deals: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(tree / ".numba_cache"))
+    env.pop("VANDATTA_PLAIN_KERNEL", None)
+    done = subprocess.run([sys.executable, "-c", CODE, str(deals), str(search_deals)], env=env,
+                          capture_output=True, text=True, cwd=tree)
+    if done.returncode != 0:
+        sys.exit(f"Error: the run in {tree} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("a", help="base: a checkout folder or a git commit")
+    parser.add_argument("b", help="candidate: a checkout folder or a git commit")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--deals", type=int, default=200_000)
+    parser.add_argument("--search-deals", type=int, default=200)
+    args = parser.parse_args(argv)
+    trees = {"A": tree_of(args.a), "B": tree_of(args.b)}
+    print(f"A = {args.a} ({trees['A']}), B = {args.b} ({trees['B']}); {args.rounds} rounds, "
+          f"{args.deals:,} deals per heuristic policy, {args.search_deals} with a search seat",
+          flush=True)
+    for name, tree in trees.items():  # untimed: compiles a cold cache
+        run(tree, 1000, 2)
+    results = {name: {m: [] for m in MEASURES} for name in trees}
+    for r in range(args.rounds):
+        for name, tree in trees.items():
+            for measure, value in run(tree, args.deals, args.search_deals).items():
+                results[name][measure].append(value)
+        print(f"round {r + 1}: " + "; ".join(
+            f"{m} " + " / ".join("n/a" if results[n][m][-1] is None else
+                                 f"{results[n][m][-1]:,.0f}" for n in trees)
+            for m in MEASURES), flush=True)
+    print(f"medians of {args.rounds} alternating rounds (A / B, ratio B/A):")
+    for measure, unit in MEASURES.items():
+        medians = {}
+        for name in trees:
+            values = results[name][measure]
+            medians[name] = None if None in values else statistics.median(values)
+        if None in medians.values():
+            print(f"  {measure:7s} n/a (a tree without this player)")
+            continue
+        ratio = medians["B"] / medians["A"]
+        print(f"  {measure:7s} {medians['A']:>10,.0f} / {medians['B']:>10,.0f} {unit:12s} "
+              f"{ratio:.3f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -76,7 +76,7 @@ def test_simulate_and_trace_game_share_one_compiled_kernel():
 
 
 def test_first_player_advantage_is_visible_with_two_players():
-    """Sanity of the whole pipeline: RULES.md §4 says förhand has a small advantage."""
+    """Sanity of the whole pipeline: docs/spec.md §4 says förhand has a small advantage."""
     df = simulate(SINGLE.replace(players=2), 40_000, seed=4, policies="greedy")
     assert (df.winner == 0).mean() > 0.5
 
@@ -180,7 +180,7 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
     n-th set bit of a mask, as the random policy needs."""
     import numba
 
-    from vandatta_sim import engine as E
+    from vandatta_sim.engine import _numba as E
 
     @numba.njit
     def fill(a):

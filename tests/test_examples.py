@@ -12,7 +12,9 @@ from vandatta_sim.cli import main
 from vandatta_sim.rules import load_rules_file
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-RULES_FILES = sorted(p.name for p in EXAMPLES.glob("*.toml") if not p.stem.endswith("-sweep"))
+# design specs (*-design.toml) are run by tests/test_design.py
+RULES_FILES = sorted(p.name for p in EXAMPLES.glob("*.toml")
+                     if not p.stem.endswith(("-sweep", "-design")))
 SWEEP_FILES = sorted(p.name for p in EXAMPLES.glob("*-sweep.toml"))
 
 

@@ -16,7 +16,7 @@ from vandatta_sim.report.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NA
                                          compare_policies, face_values, focal_outcomes,
                                          head_to_head, scale_grid, skill_per_game, swap_effects,
                                          swap_pairs)
-from vandatta_sim.report.markdown import estimate_columns, fmt, row_estimate
+from vandatta_sim.tables import estimate_columns, format_estimate as fmt, row_estimate
 from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
                                           match_summary, mean_points, most_eights_seat,
                                           n_players, seat_values, share_at_most)
@@ -154,8 +154,8 @@ def test_card_values_small_run(direct):
     assert table["rank"].tolist() == ["8", "5", "A"]
     assert table["face"].tolist() == [50, 5, 1]
     for name in ("win", "points", "base_win", "relative_win", "possible"):
-        assert (table[f"{name}_lo"] <= table[name]).all()
-        assert (table[name] <= table[f"{name}_hi"]).all()
+        assert (table[f"{name}_low"] <= table[name]).all()
+        assert (table[name] <= table[f"{name}_high"]).all()
     assert (table["n"] <= 400).all() and (table["n"] > 300).all()
     again = card_values(direct, rules, ["8", "5", "A"], 400, seed=5)
     pd.testing.assert_frame_equal(table, again)
@@ -279,7 +279,7 @@ def test_direction_and_holding_verdict():
 def test_estimate_columns_round_trip():
     est = Estimate(0.25, 0.2, 0.3, 40)
     row = {"n": 40} | estimate_columns("win", est)
-    assert row == {"n": 40, "win": 0.25, "win_lo": 0.2, "win_hi": 0.3}
+    assert row == {"n": 40, "win": 0.25, "win_low": 0.2, "win_high": 0.3}
     assert row_estimate(row, "win") == est
 
 
@@ -323,3 +323,17 @@ def test_report_script_quick_run_is_deterministic(script, tmp_path):
         assert a == b, name
     text = one["report.md"].decode()
     assert "](figures/" in text and "[" in text
+
+
+def test_eight_value_first_screen_is_checked():
+    sys.path.insert(0, str(ROOT / "analyses"))
+    try:
+        import eight_value
+    finally:
+        sys.path.remove(str(ROOT / "analyses"))
+    fits = "# title\n" + "\n".join(["x" * 100] * 38) + "\n---\n\n" + "y" * 300
+    assert eight_value.check_screen(fits) == fits
+    with pytest.raises(ValueError, match="over 100"):
+        eight_value.check_screen("# t\n" + "x" * 101 + "\n---\n")
+    with pytest.raises(ValueError, match="41 lines"):
+        eight_value.check_screen("\n".join(["x"] * 41) + "\n---\n")

@@ -26,7 +26,7 @@ from vandatta_sim.rules import (
     resolve_rules,
 )
 
-# RULES.md §2, in field order.
+# docs/spec.md §2, in field order.
 DEFAULTS = {
     "players": 4, "decks": "auto", "hand_size": 7, "jokers": 0, "joker_effect": "reverse",
     "start_eight": "bury", "start_ace": "all_draw", "must_play": True, "stacking": False,
@@ -38,7 +38,7 @@ DEFAULTS = {
     "eliminate_at": "reach",
 }
 
-# RULES.md §3, as each preset's difference from standard (values equal to a default drop out).
+# docs/spec.md §3, as each preset's difference from standard (values equal to a default drop out).
 PRESET_DIFFS = {
     "standard": {},
     "seed000": {"eight_follow": "same_player", "start_eight": "dealer_names",

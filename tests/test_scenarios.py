@@ -1,4 +1,4 @@
-"""Scripted-deal scenarios that pin every rule parameter of the engine (RULES.md §2).
+"""Scripted-deal scenarios that pin every rule parameter of the engine (docs/spec.md §2).
 
 Each scenario scripts the first deal with ``trace_game(..., deck=...)`` (seat 0's hand, seat 1's,
 …, the start card, then the talon from the top) and plays it with the deterministic ``greedy``
@@ -7,7 +7,7 @@ legal; it names the suit it holds most ordinary cards of) or ``eight-dumper``, s
 is fixed by the script, except a choice among equally valued cards, which the policies make at
 random (``P_tied`` accepts any of them). The trace is turned into readable tuples such as
 ``("PLAY", 0, "♠8")`` and the moment that a parameter decides is compared with the value that
-RULES.md and docs/engine-rules.md prescribe.
+docs/spec.md and docs/engine-rules.md prescribe.
 
 Match formats and the talon/reshuffle rules are checked on unscripted games with fixed seeds,
 against invariants that follow from the rules (totals, eliminations, wins).
@@ -23,7 +23,7 @@ from vandatta_sim.rules import Rules
 from vandatta_sim.simulate import SimulationError, simulate, trace_game
 from vandatta_sim.trace import Event, as_rows
 
-# Rank points per scale, written out here from RULES.md §2 (A, 2, …, 10, J, Q, K), so that the
+# Rank points per scale, written out here from docs/spec.md §2 (A, 2, …, 10, J, Q, K), so that the
 # score checks do not read the engine's own tables.
 SCALE_TABLES = {
     "base": {"A": 5, "8": 10, "other": 1},

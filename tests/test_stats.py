@@ -285,3 +285,21 @@ def test_independent_difference_adds_standard_errors():
     assert d.value == pytest.approx(0.2)
     assert d.high - d.value == pytest.approx(Z95 * 0.05)
     assert d.n == 150
+
+
+def test_log_odds_change_of_paired_outcomes():
+    from vandatta_sim.stats import log_odds_change
+
+    rng = np.random.default_rng(4)
+    b = rng.random(20_000) < 0.25
+    a = np.where(rng.random(20_000) < 0.8, b, rng.random(20_000) < 0.4)  # paired, correlated
+    est = log_odds_change(a, b)
+    pa, pb = a.mean(), b.mean()
+    assert est.value == pytest.approx(np.log(pa / (1 - pa)) - np.log(pb / (1 - pb)))
+    assert est.low < est.value < est.high
+    back = log_odds_change(b, a)  # antisymmetric
+    assert back.value == pytest.approx(-est.value) and back.low == pytest.approx(-est.high)
+    # pairing narrows the interval against the independent-samples one
+    se_independent = np.sqrt(1 / (len(a) * pa * (1 - pa)) + 1 / (len(b) * pb * (1 - pb)))
+    assert est.high - est.low < 2 * 1.96 * se_independent
+    assert np.isnan(log_odds_change(np.ones(10), b[:10]).value)

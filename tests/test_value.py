@@ -12,8 +12,8 @@ from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import SimulationError, simulate
 from vandatta_sim.stats import ratio_root
 from vandatta_sim.sweep import SweepError
-from vandatta_sim.value import (break_even, card_value, check_ranks, check_scales, scale_with,
-                                second_score)
+from vandatta_sim.report.card_value import (break_even, card_value, check_ranks, check_scales,
+                                ordinary_points, scale_with, second_score)
 
 STANDARD = PRESETS["standard"]
 DEALS = STANDARD.replace(players=4, match="single")
@@ -48,6 +48,29 @@ def test_ratio_root_finds_the_root_of_the_mean_line():
     assert np.isnan(ratio_root(a, rng.normal(0, 1, 4000)).value)
 
 
+def _fieller_by_test_inversion(a, b, grid):
+    """Fieller's set computed independently of the quadratic: every x on ``grid`` that the
+    paired z-test of mean(a_i + x·b_i) = 0 does not reject at 95 %."""
+    z = 1.959963984540054
+    keep = [x for x in grid
+            if abs((a + x * b).mean()) <= z * (a + x * b).std(ddof=1) / np.sqrt(len(a))]
+    return min(keep), max(keep)
+
+
+@pytest.mark.parametrize("slope_mean, slope_sd", [(0.5, 0.4), (0.06, 1.2), (-0.3, 0.8)])
+def test_ratio_root_is_fiellers_interval(slope_mean, slope_sd):
+    rng = np.random.default_rng(11)
+    b = rng.normal(slope_mean, slope_sd, 3000)
+    a = rng.normal(-12.0 * slope_mean, 1.0, 3000)  # the mean line crosses 0 near 12
+    est = ratio_root(a, b)
+    lo, hi = _fieller_by_test_inversion(a, b, np.linspace(est.low - 5, est.high + 5, 40001))
+    step = (est.high - est.low + 10) / 40000
+    assert est.low == pytest.approx(lo, abs=2 * step)
+    assert est.high == pytest.approx(hi, abs=2 * step)
+    if slope_mean == 0.06:  # an uncertain slope: Fieller's interval is skewed away from 0
+        assert est.high - est.value > 1.5 * (est.value - est.low)
+
+
 def test_a_valuation_equal_to_the_scale_keeps_the_key_and_another_changes_it():
     plain = make_config(DEALS)
     same = make_config(DEALS, valuation="hundred")
@@ -72,10 +95,25 @@ def test_points_are_linear_in_the_face_value_with_play_held_fixed():
     assert slope.mean() > 0  # one more eight leaves more eights in hand on average
     np.testing.assert_array_equal(runs[0]["win_swap"], runs[60]["win_swap"])
     # and break_even's root is where the mean line (over the swapped deals) crosses 0
-    _, root = break_even(runs[25], runs[0], 25, 0)
+    root = break_even(runs[25], runs[0], 25, 0)["break_even"]
     swapped = runs[0]["swapped"].to_numpy()
     mean_at_root = delta[0][swapped].mean() + slope[swapped].mean() * root.value
     assert root.low < root.value < root.high and abs(mean_at_root) < 1e-9
+    # the standing (own minus the mean opponent's points) is a line in the score too
+    standing = {v: (p["points_swap"] - p["opponents_swap"]
+                    - p["points_base"] + p["opponents_base"]).to_numpy() for v, p in runs.items()}
+    s_slope = (standing[25] - standing[0]) / 25
+    np.testing.assert_allclose(standing[0] + s_slope * 60, standing[60], atol=1e-9)
+    lines = break_even(runs[25], runs[0], 25, 0)
+    at_root = standing[0][swapped].mean() + s_slope[swapped].mean() * lines[
+        "break_even_standing"].value
+    assert abs(at_root) < 1e-9
+
+
+def test_an_ordinary_card_scores_one_under_base_and_about_seven_elsewhere():
+    assert ordinary_points("base") == 1
+    assert ordinary_points("hundred") == pytest.approx((7 * 5 + 4 * 10) / 11)
+    assert ordinary_points("crazy_eights") == pytest.approx((2 + 3 + 4 + 5 + 6 + 7 + 9 + 40) / 11)
 
 
 @pytest.fixture(scope="module")
@@ -93,16 +131,19 @@ def test_card_value_rows_and_columns(small_table):
                                                         ("hundred", "A"), ("hundred", "8")]
     assert table["face"].tolist() == [5, 10, 15, 25]  # ranks in rank order
     for name in ("win", "points", "slope", "match_win", "match_deals"):
-        assert (table[f"{name}_lo"] <= table[name]).all()
-        assert (table[name] <= table[f"{name}_hi"]).all()
+        assert (table[f"{name}_low"] <= table[name]).all()
+        assert (table[name] <= table[f"{name}_high"]).all()
     # an eight's break-even is bounded; an ace's may not be at this count (its slope holds 0)
     eights = table[table["rank"] == "8"]
-    assert ((eights["break_even_lo"] < eights["break_even"])
-            & (eights["break_even"] < eights["break_even_hi"])).all()
+    assert ((eights["break_even_low"] < eights["break_even"])
+            & (eights["break_even"] < eights["break_even_high"])).all()
     unbounded = table["break_even"].isna()
-    assert (table.loc[unbounded, "slope_lo"] <= 0).all()
-    assert (table.loc[unbounded, "slope_hi"] >= 0).all()
+    assert (table.loc[unbounded, "slope_low"] <= 0).all()
+    assert (table.loc[unbounded, "slope_high"] >= 0).all()
     assert (table["games"] == 1500).all() and (table["match_games"] == 200).all()
+    np.testing.assert_allclose(table["break_even_cards"] * table["ordinary"],
+                               table["break_even"])
+    assert ((table["possible_low"] <= table["possible"]) & (table["possible"] <= 1)).all()
     assert ((table["corr_win"] > -1) & (table["corr_win"] < 1)).all()
     # the deal win does not depend on the scale (play is the same, only the points differ)...
     base, hundred = table[table["scale"] == "base"], table[table["scale"] == "hundred"]
@@ -124,11 +165,11 @@ def test_card_value_is_the_same_direct_and_through_the_store_and_reads_back(smal
 
 
 def test_precision_plays_until_the_half_width_is_reached(tmp_path, monkeypatch):
-    import vandatta_sim.value as value
+    import vandatta_sim.report.card_value as value
 
     monkeypatch.setattr(value, "PILOT_GAMES", 500)
     table = card_value(DEALS, Runner(store=str(tmp_path / "r")), precision=0.02, seed=2)
-    half = (table["win_hi"] - table["win_lo"]).iloc[0] / 2
+    half = (table["win_high"] - table["win_low"]).iloc[0] / 2
     assert half <= 0.02 and table["games"].iloc[0] > 500
 
 
@@ -140,5 +181,28 @@ def test_the_eight_alone_gives_the_same_numbers_as_with_the_ace(small_table):
                        scales=["base", "hundred"], games=1500, match_games=200, seed=5,
                        break_even_point=False)
     eights = table[table["rank"] == "8"].reset_index(drop=True)
-    for column in ("win", "win_lo", "points", "n", "match_win", "match_win_hi", "match_deals"):
+    for column in ("win", "win_low", "points", "n", "match_win", "match_win_high", "match_deals"):
         assert alone[column].tolist() == eights[column].tolist(), column
+
+
+def test_per_game_effects_pair_game_by_game_across_tables():
+    from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
+
+    runner = Runner(use_sweep=False, threads=1)
+    rules = DEALS.replace(players=3)
+    a = effects_per_game(runner, rules, "expert", "8", 400, 3)
+    assert list(a["seat"]) == list(a["game"] % 3) and a["swapped"].mean() > 0.9
+    # a table against itself: every paired difference is exactly 0
+    same = paired_effect_difference(a, a)
+    assert same.value == same.low == same.high == 0 and same.n == int(a["swapped"].sum())
+    # another scale on the same seed: the same deals, so the same games are swapped
+    b = effects_per_game(runner, rules.replace(scale="base"), "expert", "8", 400, 3)
+    assert (a["swapped"] == b["swapped"]).all()
+    d = paired_effect_difference(a, b)
+    kept = a["swapped"].to_numpy()
+    assert d.value == pytest.approx(a["win"][kept].mean() - b["win"][kept].mean())
+    # the per-seat design: one run per focal seat, the holder there, seed + seat
+    held = effects_per_game(runner, rules, "expert", "8", 100, 3, holder="random")
+    assert sorted(set(held["seat"])) == [0, 1, 2] and len(held) == 300
+    mine = effects_per_game(runner, rules, "expert", "8", 100, 3, holder="expert")
+    assert (mine[["seat", "game"]].to_numpy() == held[["seat", "game"]].to_numpy()).all()

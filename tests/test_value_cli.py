@@ -24,7 +24,8 @@ def test_value_prints_the_table_and_repeats_it_exactly(tmp_path):
                    "deals/match"):
         assert column in first.output
     line = next(ln for ln in first.output.splitlines() if ln.startswith("hundred"))
-    assert line.split()[:4] == ["hundred", "4", "8", "25"] and line.count("[") == 5
+    assert line.split()[:4] == ["hundred", "4", "8", "25"] and line.count("[") == 6
+    assert "cards" in line and "Fieller" in first.output and "left in the talon" in first.output
     assert "correlate" in first.output
     second = run(*args)  # read back from the store
     assert second.output == first.output

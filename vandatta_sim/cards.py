@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-import numpy as np
-
 N_SUITS = 4
 N_RANKS = 13
 N_DECK_TYPES = 52
@@ -100,7 +98,7 @@ def custom_scale(table: Mapping[str, object]) -> tuple[int, ...]:
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
             raise ValueError(f"scale.{key} = {value!r} is not allowed; allowed: an integer 0–1000")
         points[SCALE_KEYS.index(key)] = value
-    if "joker" not in table:  # RULES.md: a joker scores like an eight
+    if "joker" not in table:  # docs/spec.md: a joker scores like an eight
         points[13] = points[EIGHT]
     missing = [SCALE_KEYS[i] for i, p in enumerate(points) if p is None]
     if missing:
@@ -108,8 +106,10 @@ def custom_scale(table: Mapping[str, object]) -> tuple[int, ...]:
     return tuple(points)
 
 
-def scale_points(scale: str | tuple[int, ...]) -> np.ndarray:
+def scale_points(scale: str | tuple[int, ...]) -> numpy.ndarray:  # noqa: F821
     """Points of every card type (length 54) under a named scale or a 14-tuple of rank points."""
+    import numpy as np  # here only: the rules and the command line's help need no numpy
+
     per_rank = SCALES[scale] if isinstance(scale, str) else tuple(scale)
     points = np.empty(N_TYPES, dtype=np.int64)
     for card in range(N_DECK_TYPES):

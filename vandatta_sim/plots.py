@@ -1,4 +1,6 @@
-"""Charts of compared configurations: each measure per configuration with its 95% interval.
+"""Charts of the commands: each measure per configuration with its 95% interval.
+
+:func:`plot_card_value` draws the card-value experiment (``value --plot``).
 
 matplotlib is imported here only, and this module only when a chart is asked for, so that no
 other command pays for it.
@@ -37,6 +39,19 @@ def varied_labels(labels: list[str]) -> list[str]:
             for ws, label in zip(words, labels)]
 
 
+def drawn_panels(summary: pd.DataFrame) -> tuple[list[tuple], list[str]]:
+    """The panels worth drawing, and the names of those left out because the measure is
+    exactly 0 in every configuration (no capped game anywhere, say: a panel of zeros)."""
+    drawn, dropped = [], []
+    for panel in PANELS:
+        field = panel[0]
+        if field != "win_rate_0" and np.all(summary[field].to_numpy(np.float64) == 0):
+            dropped.append(field)
+        else:
+            drawn.append(panel)
+    return drawn, dropped
+
+
 def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseline: int,
                     path: str, title: str = "") -> None:
     """Write ``path`` (PNG or SVG by its suffix): one panel per measure, one row per
@@ -51,9 +66,10 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
     labels = varied_labels([str(label) or str(key)
                             for label, key in zip(summary["label"], summary["key"])])
     y = np.arange(len(labels))[::-1]
-    fig, axes = plt.subplots(1, len(PANELS), figsize=(4.2 * len(PANELS), 1.8 + 0.7 * len(labels)),
+    panels, dropped = drawn_panels(summary)
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 1.8 + 0.7 * len(labels)),
                              sharey=True, squeeze=False)
-    for ax, (field, axis_label, scale) in zip(axes[0], PANELS):
+    for ax, (field, axis_label, scale) in zip(axes[0], panels):
         value = summary[field].to_numpy(np.float64) * scale
         low = summary[f"{field}_low"].to_numpy(np.float64) * scale
         high = summary[f"{field}_high"].to_numpy(np.float64) * scale
@@ -64,6 +80,15 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
                         capsize=4)
         if np.isfinite(value[baseline]):
             ax.axvline(value[baseline], color="tab:orange", linestyle="--", linewidth=1)
+        if field == "win_rate_0":  # the fair share: every seat as likely to win
+            fair = 100.0 / summary["players"].to_numpy(np.float64)
+            if np.all(fair == fair[0]):
+                ax.axvline(fair[0], color="grey", linestyle=":", linewidth=1.2,
+                           label=f"fair share {fair[0]:.1f}%")
+                ax.legend(fontsize=7, loc="lower right")
+            else:
+                ax.plot(fair, y, "|", color="grey", markersize=14, label="fair share")
+                ax.legend(fontsize=7, loc="lower right")
         for i, row in enumerate(comparison or ()):
             delta = row.get(f"delta_{field}")
             if row.get("baseline") or delta is None or not np.isfinite(delta):
@@ -88,7 +113,10 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
     fig.suptitle(title or (f"{common + ': ' if common and len(labels) > 1 else ''}estimate and "
                            "95% interval per configuration; Δ = paired difference from the "
                            "baseline (orange, dashed line)"))
-    fig.tight_layout()
+    if dropped:
+        fig.text(0.01, 0.005, "left out, zero in every configuration: " + ", ".join(dropped),
+                 fontsize=8, color="dimgrey", ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.04 if dropped else 0, 1, 1))
     fig.savefig(path, format=Path(path).suffix.lower().lstrip("."), metadata=(
         {"Software": None} if Path(path).suffix.lower() == ".png" else {"Date": None}))
     plt.close(fig)
@@ -160,3 +188,52 @@ def plain_log_axis(ax, axis: str = "x") -> None:
     target.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     target.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     target.set_minor_formatter(NullFormatter())
+
+
+def plot_card_value(table: pd.DataFrame, path: str) -> None:
+    """Write ``path`` (.png or .svg, atomically): one panel per measure (deal win, penalty
+    points, break-even face value, match win where measured) against the player count, a line
+    per (scale, rank) with 95% interval bars; the face values are marked on the break-even
+    panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .paths import write_atomically
+    from .tables import row_estimate
+
+    panels = [("win", "Δ P(win deal), percentage points", 100.0),
+              ("points", "Δ penalty points per deal", 1.0)]
+    if "break_even" in table.columns:
+        panels.append(("break_even", "break-even face value (points)", 1.0))
+    if "match_win" in table.columns:
+        panels.append(("match_win", "Δ P(win match), percentage points", 100.0))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
+    groups = list(table.groupby(["scale", "rank"], sort=False))
+    for k, ((scale, rank), rows) in enumerate(groups):
+        x = rows["players"].to_numpy(np.float64) + (k - (len(groups) - 1) / 2) * 0.06
+        for ax, (name, _, factor) in zip(axes[0], panels):
+            est = [row_estimate(r, name) for _, r in rows.iterrows()]
+            v = np.array([e.value for e in est]) * factor
+            err = np.nan_to_num(np.vstack([v - np.array([e.low for e in est]) * factor,
+                                           np.array([e.high for e in est]) * factor - v]))
+            ax.errorbar(x, v, yerr=np.maximum(err, 0), fmt="o-", capsize=3, markersize=4,
+                        label=f"{scale}, rank {rank}", color=f"C{k % 10}")
+            if name == "break_even":
+                ax.plot(x, rows["face"], "_", markersize=14, color=f"C{k % 10}")
+    for ax, (name, label, _) in zip(axes[0], panels):
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_xlabel("players at the table")
+        ax.set_ylabel(label)
+        ax.set_xticks(sorted(table["players"].unique()))
+        ax.set_title(label.split(",")[0] + (" (dash: its face value)"
+                                             if name == "break_even" else ""))
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle("One more card of the rank: paired effect with 95% interval")
+    fig.tight_layout()
+    kind = path.rsplit(".", 1)[-1].lower()
+    metadata = {"Software": None} if kind == "png" else {"Date": None}
+    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, metadata=metadata), "--plot")
+    plt.close(fig)

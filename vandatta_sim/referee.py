@@ -1,6 +1,6 @@
 """The independent referee: replays an event trace and rejects any illegal move.
 
-Written from ``../shared/RULES.md`` and ``docs/engine-rules.md`` only; it shares no code and no
+Written from ``docs/spec.md`` and ``docs/engine-rules.md`` only; it shares no code and no
 rule logic with the compiled engine. ``referee(trace, rules)`` walks the trace row by row with a
 :class:`GameState` (one method per event kind) and raises :class:`RefereeError` naming the event
 index, the event and the rule it breaks. The state is kept by scope: the match in

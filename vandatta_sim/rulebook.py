@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .rules import PRESET_NOTES, PRESETS, Rules, _unknown, allowed_values
 
-#: The sections of the rules reference, in RULES.md's order.
+#: The sections of the rules reference, in docs/spec.md's order.
 SECTIONS = ("Table set-up", "Start card", "Play", "Scoring and match")
 
 

@@ -1,4 +1,4 @@
-"""Rule parameters, presets and rule files (RULES.md §2–§3).
+"""Rule parameters, presets and rule files (docs/spec.md §2–§3).
 
 The whole rule set of a game is one frozen :class:`Rules` dataclass. Every field is checked in
 ``__post_init__``, so a ``Rules`` that exists is a valid one; variants are made with
@@ -20,12 +20,11 @@ import hashlib
 import json
 import numbers
 import re
+import sys
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from . import cards
 from .paths import PathError, loads_toml, read_text_file, shorten
@@ -84,8 +83,11 @@ def _unknown(what: str, name: object, known: Iterable[str]) -> RulesError:
 
 
 def _as_int(value: object) -> object:
-    # numpy integers (e.g. from a parameter grid) count as ints; bools never do.
-    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+    # numpy integers (e.g. from a parameter grid) count as ints; bools never do. numpy is not
+    # imported for this: where it is not loaded, no value can be a numpy bool.
+    numpy = sys.modules.get("numpy")
+    bools = (bool,) if numpy is None else (bool, numpy.bool_)
+    if isinstance(value, numbers.Integral) and not isinstance(value, bools):
         return int(value)
     return value
 
@@ -167,7 +169,7 @@ def _check_field(name: str, value: object, default: object) -> object:
 
 @dataclass(frozen=True)
 class Rules:
-    """One complete rule set; fields, values and defaults as in RULES.md §2."""
+    """One complete rule set; fields, values and defaults as in docs/spec.md §2."""
 
     players: int = 4                        # 2–10
     decks: str | int = "auto"               # auto = 1 up to 5 players, 2 from 6
@@ -231,7 +233,7 @@ class Rules:
         """N of deals:N / best_of:N, T of elimination:T; 0 for single."""
         return int(self.match.partition(":")[2] or 0)
 
-    def scale_points(self) -> np.ndarray:
+    def scale_points(self) -> numpy.ndarray:  # noqa: F821 (imported where it is called)
         """Points of each of the 54 card types under this scale."""
         return cards.scale_points(self.scale)
 
@@ -284,7 +286,7 @@ _FIELD_NAMES = tuple(f.name for f in dataclasses.fields(Rules))
 _STANDARD = Rules()
 _SEED001 = _STANDARD.replace(stacking=True, start_eight="bury", start_ace="all_draw",
                              scale="base", match="deals:5")
-# Each preset names every value RULES.md §3 gives it, defaults included, so §3 reads off directly;
+# Each preset names every value docs/spec.md §3 gives it, defaults included, so §3 reads off directly;
 # svang-atta and kids build on standard (§3 lists only their differences from the defaults).
 PRESETS: dict[str, Rules] = {
     "standard": _STANDARD,
@@ -303,7 +305,7 @@ PRESETS: dict[str, Rules] = {
     "crazy-eights-scoring": _STANDARD.replace(scale="crazy_eights"),
 }
 PRESET_NOTES: dict[str, str] = {
-    "standard": "RULES.md defaults: the common core of all three sources",
+    "standard": "the defaults (docs/spec.md): the common core of all three sources",
     "seed000": "000 (komplett guide): same-player eight follow-up, dealer names a start eight",
     "seed001": "001 (vändåtta regler): stacking, base scale, 5 deals (the count is our choice)",
     "seed001-hundred": "001's variant: hundred scale, elimination at 100, ace on ace allowed",

@@ -47,11 +47,13 @@ class Estimate:
         """``0.261 [0.258, 0.264]``, or with ``percent=True`` ``26.1% [25.8, 26.4]``.
 
         ``digits`` counts decimals of the fraction; the percent form shows the same resolution.
+        (:func:`vandatta_sim.tables.format_estimate` is the one formatter.)
         """
+        from .tables import format_estimate
+
         if percent:
-            d = max(digits - 2, 0)
-            return f"{100 * self.value:.{d}f}% [{100 * self.low:.{d}f}, {100 * self.high:.{d}f}]"
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+            return format_estimate(self, "pct", max(digits - 2, 0))
+        return format_estimate(self, "num", digits)
 
     def __str__(self) -> str:
         return self.format(4)
@@ -59,10 +61,13 @@ class Estimate:
 
 @lru_cache(maxsize=64)
 def normal_critical(confidence: float = 0.95) -> float:
-    """Two-sided normal critical value, e.g. 1.96 for 0.95."""
-    from scipy import stats as sp  # imported on first use: scipy costs most of a cold start
+    """Two-sided normal critical value, e.g. 1.96 for 0.95.
 
-    return float(sp.norm.ppf(0.5 + confidence / 2))
+    The standard library's quantile (equal to scipy's ``norm.ppf`` to about 1e-15): importing
+    scipy.stats for it cost half a second of every small run's start-up."""
+    from statistics import NormalDist
+
+    return float(NormalDist().inv_cdf(0.5 + confidence / 2))
 
 
 def student_critical(confidence: float, df: float) -> float:
@@ -182,26 +187,63 @@ def relative_change(a, b, confidence: float = 0.95) -> Estimate:
     return Estimate(float(r - 1), float(r - 1 - z * se), float(r - 1 + z * se), n)
 
 
-def ratio_root(a, b, confidence: float = 0.95) -> Estimate:
-    """Root ``x* = -mean(a) / mean(b)`` of the mean line ``mean(a) + mean(b)·x`` of paired
-    per-observation lines ``a_i + b_i·x``, with a delta-method interval.
+def log_odds_change(a, b, confidence: float = 0.95) -> Estimate:
+    """``logit(mean(a)) - logit(mean(b))`` of paired 0/1 outcomes (the log of the odds ratio),
+    with a delta-method interval.
 
     The interval is the normal interval of the mean of the linearised values
-    ``-(a_i + x* b_i) / mean(b)``; nan where ``mean(b)`` is 0 or its own interval contains 0
-    (the root is then not bounded).
+    ``(a_i - p_a) / (p_a (1 - p_a)) - (b_i - p_b) / (p_b (1 - p_b))``, so the pairing is
+    accounted for; nan where either rate is 0 or 1.
     """
     a = np.asarray(a, dtype=np.float64).ravel()
     b = np.asarray(b, dtype=np.float64).ravel()
     if a.shape != b.shape:
         raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
     n = a.size
-    slope = mean_interval(b, confidence) if n >= 2 else None
-    if slope is None or not (slope.low > 0 or slope.high < 0):
-        return Estimate(float("nan"), float("nan"), float("nan"), n)
-    root = -a.mean() / b.mean()
-    se = float(np.sqrt(((a + root * b) / b.mean()).var(ddof=1) / n))
-    z = normal_critical(confidence)
-    return Estimate(float(root), float(root - z * se), float(root + z * se), n)
+    nan = float("nan")
+    pa, pb = (float(a.mean()), float(b.mean())) if n else (nan, nan)
+    if n < 2 or not (0 < pa < 1 and 0 < pb < 1):
+        return Estimate(nan, nan, nan, n)
+    value = math.log(pa / (1 - pa)) - math.log(pb / (1 - pb))
+    lin = (a - pa) / (pa * (1 - pa)) - (b - pb) / (pb * (1 - pb))
+    half = normal_critical(confidence) * float(np.sqrt(lin.var(ddof=1) / n))
+    return Estimate(value, value - half, value + half, n)
+
+
+def ratio_root(a, b, confidence: float = 0.95) -> Estimate:
+    """Root ``x* = -mean(a) / mean(b)`` of the mean line ``mean(a) + mean(b)·x`` of paired
+    per-observation lines ``a_i + b_i·x``, with Fieller's interval.
+
+    Fieller's interval is every ``x`` whose mean line value ``mean(a) + x·mean(b)`` is within
+    ``z`` of its own standard error of 0, i.e. the ``x`` the paired z-test of
+    ``mean(a_i + x·b_i) = 0`` does not reject: the roots of the quadratic
+    ``(ā + x b̄)² = z² (s_aa + 2x s_ab + x² s_bb) / n``. Unlike the delta method it stays
+    exact where the slope ``mean(b)`` is uncertain (its interval widens and becomes
+    asymmetric). It is bounded exactly when the slope's own z-test rejects 0
+    (``b̄² > z² s_bb / n``); otherwise the value and the ends are nan (not bounded).
+    """
+    a = np.asarray(a, dtype=np.float64).ravel()
+    b = np.asarray(b, dtype=np.float64).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired samples must have the same shape, got {a.shape} and {b.shape}")
+    n = a.size
+    nan = float("nan")
+    if n < 2:
+        return Estimate(nan, nan, nan, n)
+    z2 = normal_critical(confidence) ** 2
+    am, bm = float(a.mean()), float(b.mean())
+    cov = np.cov(a, b, ddof=1) / n  # variances and covariance of the two means
+    s_aa, s_ab, s_bb = float(cov[0, 0]), float(cov[0, 1]), float(cov[1, 1])
+    # (ā + x b̄)² - z²(s_aa + 2x s_ab + x² s_bb) = q2 x² + 2 q1 x + q0 ≤ 0
+    q2 = bm * bm - z2 * s_bb
+    q1 = am * bm - z2 * s_ab
+    q0 = am * am - z2 * s_aa
+    if not q2 > 0:  # the slope is not shown to differ from 0: the set is not an interval
+        return Estimate(nan, nan, nan, n)
+    disc = max(q1 * q1 - q0 * q2, 0.0)  # ≥ 0 whenever q2 > 0 (the root itself is inside)
+    root = -am / bm
+    low, high = (-q1 - math.sqrt(disc)) / q2, (-q1 + math.sqrt(disc)) / q2
+    return Estimate(float(root), float(low), float(high), n)
 
 
 def independent_difference(first: Estimate, second: Estimate,

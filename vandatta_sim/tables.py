@@ -1,13 +1,84 @@
-"""Text tables: the one formatter for Markdown reports and terminal output.
+"""Text tables and the estimates in them: the one formatter for reports and terminal output.
 
 A table is a header and rows of cells (anything with ``str``); ``align`` gives one letter per
 column, ``l``, ``r`` or ``c``. ``style="markdown"`` writes a GitHub Markdown table (the reports),
 ``style="text"`` aligned columns two spaces apart under a rule of dashes (the command line).
+
+An estimate (:class:`vandatta_sim.stats.Estimate`) is written by :func:`format_estimate` in one
+of a few kinds (a percentage, percentage points, a signed difference, ...), and stored in tidy
+tables and JSON as three columns, ``name``, ``name_low`` and ``name_high``
+(:func:`estimate_columns`, read back by :func:`column_estimate`): one suffix convention
+everywhere.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
+
+#: How each kind of estimate is written: (scale, unit, signed, marked n.s. when its interval
+#: holds 0). ``pct`` a proportion as a percentage, ``pp`` a difference of proportions in
+#: percentage points, ``diff`` a signed difference, ``rel`` a relative change in percent,
+#: ``num`` a plain number.
+KINDS = {"pct": (100, "%", False, False), "pp": (100, " pp", True, True),
+         "diff": (1, "", True, True), "rel": (100, "%", True, True),
+         "num": (1, "", False, False)}
+
+
+def _finite(x) -> bool:
+    try:
+        return math.isfinite(float(x))
+    except (TypeError, ValueError):
+        return False
+
+
+def format_number(x: float, kind: str = "num", digits: int = 2) -> str:
+    """One number of ``kind``: ``+6.2 pp``, ``25.7%``, ``-0.21``."""
+    scale, unit, signed, _ = KINDS[kind]
+    return f"{x * scale:{'+' if signed else ''}.{digits}f}{unit}"
+
+
+def format_interval(est, kind: str = "num", digits: int = 2, unit: bool = True) -> str:
+    """An estimate's interval alone: ``[+5.8, +6.5] pp`` (``–`` where it is undefined)."""
+    if not (_finite(est.low) and _finite(est.high)):
+        return "–"
+    scale, suffix, signed, _ = KINDS[kind]
+    sign = "+" if signed else ""
+    return (f"[{est.low * scale:{sign}.{digits}f}, {est.high * scale:{sign}.{digits}f}]"
+            + (suffix if unit else ""))
+
+
+def format_estimate(est, kind: str = "num", digits: int = 2) -> str:
+    """An estimate with its interval, as every report and command writes it:
+    ``25.7% [25.4, 26.0]`` (``pct``), ``+6.2 pp [+5.8, +6.5]`` (``pp``), ``-0.21 [-0.26,
+    -0.16]`` (``diff``), ``+3.4% [+0.5, +6.3]`` (``rel``), ``0.261 [0.258, 0.264]`` (``num``).
+    A difference (``pp``, ``diff``, ``rel``) not shown to differ from 0 (its interval holds 0
+    or is undefined) is marked ``(n.s.)``; ``–`` where the value is undefined."""
+    if not _finite(est.value):
+        return "–"
+    text = format_number(est.value, kind, digits)
+    if _finite(est.low) and _finite(est.high):
+        text += " " + format_interval(est, kind, digits, unit=False)
+    if KINDS[kind][3] and not (est.low > 0 or est.high < 0):
+        text += " (n.s.)"
+    return text
+
+
+def estimate_columns(name: str, est) -> dict[str, float]:
+    """``{name: value, name_low: low, name_high: high}`` for tidy tables and JSON."""
+    return {name: est.value, f"{name}_low": est.low, f"{name}_high": est.high}
+
+
+def column_estimate(row, name: str, n: int = 0):
+    """The estimate stored by :func:`estimate_columns` in a row (mapping or Series)."""
+    from .stats import Estimate
+
+    return Estimate(float(row[name]), float(row[f"{name}_low"]), float(row[f"{name}_high"]), n)
+
+
+def row_estimate(row, name: str):
+    """:func:`column_estimate` with the count taken from the row's ``n`` column."""
+    return column_estimate(row, name, int(row["n"]))
 
 _MARKDOWN_RULE = {"l": ":---", "r": "---:", "c": ":---:"}
 

@@ -155,7 +155,13 @@ def build_rules(preset, rules_file, overrides, players=None, match=None) -> Rule
                              "give it once")
         overrides.append(f"{name}={value}")
     check_preset_once(preset, rules_file)
-    return resolve_rules(preset=preset, file=rules_file, overrides=overrides)
+    rules = resolve_rules(preset=preset, file=rules_file, overrides=overrides)
+    # after resolve_rules: it has checked the file (regular, small, shallow) before this reads it
+    check_file_fields_once(rules_file, {name: f"--{name} {value}" for name, value in
+                                        (("players", players), ("match", match))
+                                        if value is not None}
+                           | {name: f"--set {text}" for name, text in given.items()})
+    return rules
 
 
 def check_preset_once(preset, rules_file) -> None:
@@ -165,6 +171,25 @@ def check_preset_once(preset, rules_file) -> None:
     if file_preset is not None and file_preset != preset:
         raise RulesError(f"preset is given twice (--preset {preset} and preset = "
                          f"{file_preset!r} in {rules_file}); give it once")
+
+
+def check_file_fields_once(rules_file, given: dict[str, str]) -> None:
+    """A field that the ``--rules`` file sets and an option sets again (``given``: field →
+    the option as typed) is an error, as a preset given twice is: one of them would win
+    silently. Call it once the file has been read by
+    :func:`~vandatta_sim.rules.resolve_rules` (which refuses a file that is not a small
+    regular one)."""
+    if rules_file is None or not given:
+        return
+    try:
+        with open(rules_file, "rb") as f:
+            fields = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return  # reported by resolve_rules, in its own words
+    for name, option in given.items():
+        if name in fields:
+            raise RulesError(f"{name} is given twice ({option} and {name} in {rules_file}); "
+                             "give it once")
 
 
 def _file_preset(rules_file) -> str | None:
@@ -295,9 +320,12 @@ SEED_TYPE = CountType("seed", 0, MAX_SEED, "2^63−1")
 
 # --- the run -------------------------------------------------------------------------------------
 
+# --games has no default in any command (simulate, sweep, value): a run's size is the user's
+# choice, never a silent 100,000 or 20,000
 games_option = click.option("--games", type=CountType("games", 1, MAX_SIMULATE_GAMES, "10^9"),
-                            default=100_000, show_default=True,
-                            help="Number of games, 1–10^9: deals with --match single, else matches.")
+                            metavar="N",
+                            help="Number of games, 1–10^9: deals with --match single, else "
+                                 "matches (required).")
 seed_option = click.option("--seed", type=SEED_TYPE, default=0, show_default=True,
                            help="Seed of the run, 0–2^63−1.")
 # threads are checked against the machine's cores by the library (check_threads)
@@ -369,3 +397,16 @@ baseline_option = click.option(
 per_seat_option = click.option(
     "--per-seat", is_flag=True,
     help="Show every seat's win rate and mean points and their paired differences.")
+
+# --- what a run is called and the notes it writes --------------------------------------------------
+
+label_option = click.option("--label", metavar="TEXT",
+                            help="Your label for the stored runs (shown by `results list`; "
+                                 "`results label KEY TEXT` changes it later).")
+summary_option = click.option("--summary", "summary_file", metavar="FILE.md",
+                              help="Write a Markdown note to paste: the rules in words, the "
+                                   "table, the verdict and the command that reproduces it.")
+dry_run_option = click.option("--dry-run", is_flag=True,
+                              help="Say what would be played (and what is stored); play nothing.")
+quiet_option = click.option("--quiet", is_flag=True,
+                            help="Leave out the plain verdict at the end.")

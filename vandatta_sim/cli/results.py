@@ -17,15 +17,18 @@ from pathlib import Path
 import click
 
 from .. import tables
-from ..simulate import Seats
 from ..plots import check_plot_path, plot_comparison
 from ..store import MissingKeyError, Store, UnsafeStoreError
 from ..sweep import SweepError, format_table, stored_summary, summary_records
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
-from ..sweep.summary import capped_warning, format_estimate
-from .options import (baseline_option, changes_text, check_store_path, json_option,
-                      per_seat_option, plot_option, store_option)
+from ..sweep.summary import capped_warning, format_estimate, has_matches
+from ..sweep import catalogue
+from ..sweep.provenance import KINDS
+from ..report.plain import comparison_verdict
+from . import command_line
+from .options import (baseline_option, check_store_path, check_user_file, json_option,
+                      per_seat_option, plot_option, quiet_option, store_option, summary_option)
 from .simulate import write_table
 
 
@@ -34,69 +37,69 @@ def results_group():
     """List, show, verify, export and remove the configurations in a result store."""
 
 
-def _policies_text(value) -> str:
-    if isinstance(value, list) and value:
-        return Seats(tuple(value), (0.0,) * len(value)).describe()
-    return "" if value is None else str(value)
-
-
 def _open(store: str) -> Store:
     check_store_path(store, write=False)
     return Store(store)
 
 
 def _resolve_key(s: Store, key: str, store: str) -> str:
-    """The stored key that ``key`` names exactly or as a unique prefix."""
-    keys = s.keys()
-    if key in keys:
-        return key
-    matches = [k for k in keys if k.startswith(key)] if key else []
-    if len(matches) == 1:
-        return matches[0]
-    if matches:
-        shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
-        raise click.UsageError(f"results: key prefix {key[:40]!r} is ambiguous: it matches "
-                               f"{shown}")
-    raise click.UsageError(f"results: no configuration {key[:40]!r} in {store}; see "
-                           f"`vandatta-sim results list --store {store}`")
-
-
-def _provenance_or_empty(s: Store, key: str) -> dict:
+    """The stored key that ``key`` names exactly or as a unique prefix (the one resolver of
+    every ``results`` subcommand: :func:`vandatta_sim.sweep.catalogue.resolve_key`)."""
     try:
-        return s.read_provenance(key)
-    except (KeyError, ValueError):
-        return {}
-
-
-def _when(provenance: dict) -> str:
-    return str(provenance.get("updated") or provenance.get("created") or "")
+        return catalogue.resolve_key(s.keys(), key, store)
+    except SweepError as exc:
+        raise click.UsageError(f"results: {exc}") from None
 
 
 @results_group.command("list")
+@click.option("--kind", type=click.Choice(KINDS), help="Only runs of this kind.")
+@click.option("--where", multiple=True, metavar="FIELD=VALUE",
+              help="Only runs whose FIELD is VALUE (repeatable; for changes, policies, label "
+                   "and command a part of it), e.g. --where players=3 --where changes=stacking.")
+@click.option("--since", metavar="DATE", help="Only runs updated on or after DATE "
+                                               "(YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC).")
 @store_option
 @json_option
-def results_list(store, as_json):
+def results_list(kind, where, since, store, as_json):
     """One line per stored configuration, oldest first (newest last): when it was last updated,
-    key, games, chunks, seed, match, engine version, players, policies and label."""
+    key, kind (sweep, value, report), games, seed, match, players, scale, swapped rank (@seat
+    where one seat holds it), policies, the rules as changes from standard (after the rules
+    file's name), the label (yours from --label or `results label`, else the configuration's)
+    and the command that made it."""
     s = _open(store)
-    table = s.summary()
-    provenances = {key: _provenance_or_empty(s, key) for key in table["key"]}
-    for field in ("seed", "match", "engine_version"):
-        table[field] = [provenances[k].get(field) for k in table["key"]]
-    table["updated"] = [_when(provenances[k]) for k in table["key"]]
-    table = table.sort_values(["updated", "key"], kind="stable").reset_index(drop=True)
+    try:
+        rows = catalogue.select(s, kind, where, since)
+    except SweepError as exc:
+        raise click.UsageError(f"results list: {exc}") from None
     if as_json:
-        click.echo(json.dumps(summary_records(table), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    if table.empty:
-        click.echo(f"no results in {store}")
+    if not rows:
+        filtered = " matching the filters" if kind or where or since else ""
+        click.echo(f"no results{filtered} in {store}")
         return
-    header = ["updated", "key", "games", "chunks", "seed", "match", "engine", "players",
-              "policies", "configuration"]
-    rows = [[r["updated"], r["key"], f"{int(r['games']):,}", str(r["chunks"]), str(r["seed"]),
-             str(r["match"]), str(r["engine_version"]), str(r["players"]),
-             _policies_text(r["policies"]), str(r["label"])] for _, r in table.iterrows()]
-    click.echo(tables.format_table(header, rows, "llrrrlrlll", style="text"))
+    click.echo(tables.format_table(catalogue.LIST_HEADER,
+                                   [catalogue.list_cells(r) for r in rows],
+                                   "lllrrlrlllll" + "l", style="text"))
+
+
+@results_group.command("label")
+@click.argument("key")
+@click.argument("text")
+@store_option
+def results_label(key, text, store):
+    """Give the configuration KEY (or a unique prefix) the label TEXT, shown by `results
+    list` and `results show` (an empty TEXT removes it). Only this key is relabelled."""
+    s = _open(store)
+    key = _resolve_key(s, key, store)
+    text = " ".join(str(text).split())
+    if len(text) > 200:
+        raise click.UsageError(f"results label: the label has {len(text)} characters; "
+                               "allowed: at most 200")
+    with s.lock(key, lambda pid: click.echo(f"waiting for the run holding the lock on {key} "
+                                            f"(pid {pid}) to finish", err=True)):
+        s.update_provenance(key, user_label=text or None)
+    click.echo(f"{key}: label {text!r}" if text else f"{key}: label removed")
 
 
 def _warn_bad(s: Store, key: str) -> None:
@@ -115,10 +118,12 @@ def _warn_bad(s: Store, key: str) -> None:
 @results_group.command("show")
 @click.argument("key")
 @store_option
+@summary_option
 @json_option
-def results_show(key, store, as_json):
+def results_show(key, store, summary_file, as_json):
     """Provenance and summary (with 95% intervals) of the configuration KEY (or a unique
     prefix of it). Bad chunks are left out, with a warning on stderr."""
+    check_user_file(summary_file, (".md",), "--summary")
     s = _open(store)
     key = _resolve_key(s, key, store)
     try:
@@ -132,14 +137,30 @@ def results_show(key, store, as_json):
         click.echo(json.dumps({"provenance": provenance,
                                "summary": summary_records_one(stats)},
                               indent=2, ensure_ascii=False))
-        return
-    p = provenance
-    lines = [f"key           {key}", f"configuration {p.get('label')}",
-             f"preset        {p.get('rules_preset')}  rules key {p.get('rules_key')}",
-             f"changes       {changes_text(p.get('rules_diff')) or '(none)'}",
-             f"players       {p.get('players')}  policies {_policies_text(p.get('policies'))}"
-             f"  forget {p.get('forget')}",
-             f"match         {p.get('match')}  swap {p.get('swap')}",
+        if summary_file is None:
+            return
+    text = show_text(key, provenance, stats)
+    click.echo(text)
+    if summary_file is not None:
+        _write_note(summary_file, f"Stored run {key}", catalogue.row_of(key, provenance),
+                    text, "", as_json)
+    _warn_capped(_one_row(key, provenance.get("label", ""), stats))
+
+
+def show_text(key: str, p: dict, stats: dict) -> str:
+    """``results show``'s description of a stored configuration and its summary table."""
+    r = catalogue.row_of(key, p)
+    swap = "none" if p.get("swap") is None else (
+        f"one card of rank {p['swap']} to "
+        + ("each seat in turn" if p.get("swap_seat") is None else f"seat {p['swap_seat']}"))
+    lines = [f"key           {key}  ({r['kind']})", f"configuration {p.get('label')}"
+             + (f"  label {r['user_label']!r}" if r["user_label"] else ""),
+             f"rules         {catalogue.changes_text(r['changes'], r['rules_file'])}  "
+             f"(changes from standard; rules key {p.get('rules_key')})",
+             f"players       {p.get('players')}  policies "
+             f"{catalogue.policies_text(p.get('policies'))}  forget "
+             f"{catalogue.value_text(p.get('forget'))}",
+             f"match         {p.get('match')}  scale {r['scale']}  swap {swap}",
              f"seed          {p.get('seed')}  chunks of {p.get('chunk_size'):,}",
              f"stored        {p.get('games_stored', 0):,} games in "
              f"{p.get('chunks_stored', 0)} chunks",
@@ -151,16 +172,15 @@ def results_show(key, store, as_json):
         lines.append(f"precision     target {pr.get('target')}  reached "
                      f"{pr.get('reached', float('nan')):.5f} after {pr.get('games'):,} games"
                      + ("" if pr.get("target_reached") else "  (target not reached)"))
-    click.echo("\n".join(lines))
     row = _one_row(key, p.get("label", ""), stats)
-    click.echo("\n" + format_table(row))
+    lines.append("\n" + format_table(row))
     rates = ", ".join(f"{s}: {100 * w:.2f}%" for s, w in enumerate(stats["win_rates"]))
-    click.echo(f"win_rate_<seat>: {rates}  (half_width, the largest 95% half-width: "
-               f"{stats['half_width']:.4f})")
-    click.echo(f"capped_share {format_estimate(row.iloc[0], 'capped_share', 2, True)} "
-               f"({stats['capped_games']:,} capped games); blocked_share "
-               f"{format_estimate(row.iloc[0], 'blocked_share', 2, True)}")
-    _warn_capped(row)
+    lines.append(f"win_rate_<seat>: {rates}  (half_width, the largest 95% half-width: "
+                 f"{stats['half_width']:.4f})")
+    lines.append(f"capped_share {format_estimate(row.iloc[0], 'capped_share', 2, True)} "
+                 f"({stats['capped_games']:,} capped games); blocked_share "
+                 f"{format_estimate(row.iloc[0], 'blocked_share', 2, True)}")
+    return "\n".join(lines)
 
 
 def _warn_capped(summary) -> None:
@@ -170,18 +190,17 @@ def _warn_capped(summary) -> None:
 
 
 def _stored_summaries(keys, store):
-    """The summary rows of stored configurations ``keys`` (one line, exit 2, on any problem)."""
+    """The summary rows of stored configurations ``keys`` (full keys or unique prefixes; one
+    line, exit 2, on any problem)."""
     import pandas as pd
 
-    s = Store(store)
-    known = s.keys()
+    s = _open(store)
     rows = []
     for key in keys:
-        if key not in known:
-            raise click.UsageError(f"results: no configuration {key!r} in {store}; see "
-                                   f"`vandatta-sim results list --store {store}`")
+        key = _resolve_key(s, key, store)
         try:
-            label = s.read_provenance(key).get("label", "")
+            p = s.read_provenance(key)
+            label = p.get("user_label") or p.get("label", "")
             rows.append({"key": key, "label": label} | stored_summary(key, s))
         except (MissingKeyError, ValueError, KeyError) as exc:
             message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
@@ -194,7 +213,7 @@ def _comparison(keys, store, baseline, per_seat):
     try:
         index = pick_baseline(list(summary["label"]), list(summary["key"]), baseline)
         players = int(summary["players"].max())
-        measures = compared_measures(players, per_seat)
+        measures = compared_measures(players, per_seat, has_matches(summary))
         rows = paired_comparison(list(summary["key"]), index, Store(store), None, measures)
     except SweepError as exc:
         raise click.UsageError(f"results: {exc}") from None
@@ -206,21 +225,56 @@ def _comparison(keys, store, baseline, per_seat):
 @baseline_option
 @per_seat_option
 @store_option
+@summary_option
+@quiet_option
 @json_option
-def results_compare(keys, baseline, per_seat, store, as_json):
-    """Paired differences of stored configurations KEY… from a baseline, game by game over the
-    games both hold. Pairing needs the same seed and player count (refused otherwise)."""
+def results_compare(keys, baseline, per_seat, store, summary_file, quiet, as_json):
+    """Paired differences of stored configurations KEY… (full keys or unique prefixes) from a
+    baseline, game by game over the games both hold, and a plain verdict. Pairing needs the
+    same seed and player count (refused otherwise)."""
+    check_user_file(summary_file, (".md",), "--summary")
     summary, index, rows = _comparison(keys, store, baseline, per_seat)
+    verdict = comparison_verdict(summary, rows, index, _policies_of(store, summary),
+                                 "matches" if has_matches(summary) else "games")
+    table = format_table(summary) + "\n\n" + comparison_text(summary, rows, index, per_seat)
     if as_json:
         records = summary_records(summary)
         for record, row in zip(records, rows):
             record |= summary_records_one(row)
-        click.echo(json.dumps({"baseline": keys[index], "configs": records}, indent=2,
-                              ensure_ascii=False))
+        click.echo(json.dumps({"baseline": str(summary["key"].iloc[index]), "configs": records,
+                               "verdict": verdict}, indent=2, ensure_ascii=False))
     else:
-        click.echo(format_table(summary))
-        click.echo("\n" + comparison_text(summary, rows, index, per_seat))
+        click.echo(table)
+        if not quiet:
+            click.echo("\n" + verdict)
+    if summary_file is not None:
+        p = Store(store).read_provenance(str(summary["key"].iloc[index]))
+        r = catalogue.row_of(str(summary["key"].iloc[index]), p)
+        _write_note(summary_file, f"Comparison of {len(summary)} stored runs", r, table,
+                    verdict, as_json)
     _warn_capped(summary)
+
+
+def _policies_of(store: str, summary) -> str:
+    """The policies the compared configurations share (their description), or a phrase
+    saying they differ."""
+    s = Store(store)
+    texts = {catalogue.policies_text(s.read_provenance(k).get("policies"))
+             for k in summary["key"]}
+    return texts.pop() if len(texts) == 1 else "the policies of each configuration"
+
+
+def _write_note(path: str, title: str, row: dict, table: str, verdict: str,
+                as_json: bool) -> None:
+    """``--summary``: the note with the rules of ``row`` (a catalogue row) and the command
+    that reproduces this output."""
+    from ..report.summary_note import note_text, write_note
+
+    command = command_line()
+    made = (f"The games were made by `{row['command']}`." if row.get("command") else "")
+    write_note(path, note_text(title, row["changes"], table, verdict, command,
+                               row.get("rules_file"), made))
+    click.echo(f"wrote the note to {path}", err=as_json)
 
 
 @results_group.command("plot")

@@ -14,8 +14,9 @@ import click
 from ..paths import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
-from .options import (build_rules, build_seats, check_user_file, games_option, rules_options,
-                      seat_options, seed_option, threads_option, usage_errors, warn_inert)
+from .options import (dry_run_option, build_rules, build_seats, check_user_file, games_option, json_option,
+                      rules_options, seat_options, seed_option, threads_option, usage_errors,
+                      warn_inert)
 
 
 @click.command("simulate")
@@ -25,17 +26,32 @@ from .options import (build_rules, build_seats, check_user_file, games_option, r
 @seed_option
 @threads_option
 @click.option("--out", help="Write the per-game table (.parquet or .csv).")
+@dry_run_option
+@json_option
 @usage_errors()
 def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget, games, seed,
-                 threads, out):
-    """Play GAMES games and print each seat's win rate with a 95% interval."""
+                 threads, out, dry_run, as_json):
+    """Play GAMES games and print each seat's win rate with a 95% interval.
+
+    On a terminal a progress line on stderr counts the chunks of 250,000 games."""
     rules = build_rules(preset, rules_file, overrides, players, match)
     seats = build_seats(rules, policies, forget)
     warn_inert(rules, seats)
     check_output_path(out)
+    unit = "deals" if rules.match_kind == "single" else f"matches ({rules.match})"
+    if games is None:
+        raise click.UsageError(f"give --games N ({unit}), e.g. --games 100000")
+    if dry_run:
+        chunks = -(-games // CHUNK_GAMES)
+        click.echo(f"simulate, dry run (nothing is played): {games:,} {unit}, {rules.players} "
+                   f"players, rules key {rules.key()}, seed {seed}, policies "
+                   f"{seats.describe()}, in {chunks:,} chunk(s) of up to {CHUNK_GAMES:,}"
+                   + (f"; the games would be written to {out}" if out else ""))
+        return
     from ..sweep.summary import _Summary
 
     total = _Summary(rules.players)
+    progress = ChunkProgress(games, unit)
 
     def chunks():
         nonlocal total
@@ -43,6 +59,7 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
             df = simulate(rules, min(CHUNK_GAMES, games - first), seed=seed, policies=seats,
                           threads=threads, first_game=first)
             total = total.merge(_Summary.of(df, rules.players))
+            progress.done(first + len(df))
             yield df
 
     if out:
@@ -50,10 +67,23 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
     else:
         for _ in chunks():
             pass
+    progress.close()
     result = total.result()
-    click.echo(summary_text(result, rules, seats, seed))
+    if as_json:
+        import json
+
+        from ..sweep.summary import summary_records
+        import pandas as pd
+
+        record = summary_records(pd.DataFrame([result]))[0]
+        click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
+                               "seed": seed, "policies": list(seats.policies),
+                               "forget": [float(f) for f in seats.forget], "unit": unit,
+                               "out": out, "summary": record}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(summary_text(result, rules, seats, seed))
     if out:
-        click.echo(f"wrote {result['games']:,} games to {out}")
+        click.echo(f"wrote {result['games']:,} games to {out}", err=as_json)
     warning = _capped_warning(result, rules)
     if warning:
         click.echo(warning, err=True)
@@ -62,6 +92,29 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
 #: Games played and summarised at a time: about 60 MB (4 players) to 110 MB (10 players) (the
 #: kernel's output arrays and the chunk's table), whatever ``--games`` is.
 CHUNK_GAMES = 250_000
+
+
+class ChunkProgress:
+    """``simulate``'s progress line on stderr (only on a terminal, and only for runs of more
+    than one chunk): games done of the total, rewritten in place after each chunk."""
+
+    def __init__(self, games: int, unit: str):
+        import sys
+
+        self.games, self.unit = games, unit
+        self.stream = sys.stderr
+        self.show = games > CHUNK_GAMES and self.stream.isatty()
+
+    def done(self, finished: int) -> None:
+        if self.show:
+            self.stream.write(f"\rsimulate: {finished:,} of {self.games:,} {self.unit} played "
+                              f"({100 * finished / self.games:.0f}%)")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.show:
+            self.stream.write("\n")
+            self.stream.flush()
 
 
 def check_output_path(out: str | None) -> None:

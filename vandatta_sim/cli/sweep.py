@@ -12,8 +12,6 @@ swallowed by a library (e.g. while numba loads its cached kernels) still stops t
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 
 import click
 import pandas as pd
@@ -25,16 +23,19 @@ from .. import tables
 from ..plots import check_plot_path, plot_comparison
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
+from ..rules import parse_override
 from ..sweep.config import _dedupe
 from ..sweep.dry_run import estimate_time
-from ..sweep.summary import capped_warning
+from ..sweep.summary import capped_warning, has_matches
+from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, baseline_option, check_preset_once, check_store_path,
-                      forget_option, json_option, match_formats_option, overrides_option,
-                      per_seat_option, player_counts_option, plot_option, policy_option,
-                      precision_option, preset_option, rules_file_option, store_option,
-                      sweep_games_option, sweep_seed_option, sweep_threads_option, usage_errors,
-                      warn_inert)
+from .options import (dry_run_option, ASCII_INT, baseline_option, check_file_fields_once,
+                      check_preset_once, check_store_path, check_user_file, forget_option,
+                      json_option, label_option, match_formats_option, overrides_option, per_seat_option,
+                      player_counts_option, plot_option, policy_option, precision_option,
+                      preset_option, quiet_option, rules_file_option, store_option,
+                      summary_option, sweep_games_option, sweep_seed_option,
+                      sweep_threads_option, usage_errors, warn_inert)
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -60,14 +61,17 @@ from .options import (ASCII_INT, baseline_option, check_preset_once, check_store
 @click.option("--dask", type=click.Choice(["local"]), help="Run on a Dask LocalCluster.")
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
-@click.option("--dry-run", is_flag=True, help="List the configurations and the work; run nothing.")
+@dry_run_option
 @baseline_option
 @per_seat_option
+@label_option
 @plot_option
+@summary_option
+@quiet_option
 @json_option
 def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-              threads, dry_run, baseline, per_seat, plot, as_json):
+              threads, dry_run, baseline, per_seat, label, plot, summary_file, quiet, as_json):
     """Run a grid of configurations into the result store, resumably.
 
     The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
@@ -78,18 +82,24 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     With --precision H the games are kept up to the first one at which every seat's win-rate
     95% half-width is ≤ H, checked game by game (chunks are played in order and the last is
     cut there), so the count does not depend on --chunk-size, threads or backend.
+
+    --vary policy=0=random,expert varies one seat's policy (the others as --policy says).
+    The output ends with a plain verdict (--quiet leaves it out; --json has it as "verdict");
+    --summary FILE.md writes a note to paste; --label TEXT names the stored runs.
     """
     message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
                "again to resume")
     with interrupts_end_the_run(message) as signals:
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-               threads, dry_run, baseline, per_seat, plot, as_json, signals.stop_requested)
+               threads, dry_run, baseline, per_seat, plot, as_json, signals.stop_requested,
+               label, summary_file, quiet)
 
 
 def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
            swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
-           dry_run, baseline, per_seat, plot, as_json, stop_requested):
+           dry_run, baseline, per_seat, plot, as_json, stop_requested, label=None,
+           summary_file=None, quiet=False):
     with usage_errors():
         check_store_path(store, write=not dry_run)  # a dry run only reads the store
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
@@ -121,6 +131,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                 check_plot_path(plot)
             except ValueError as exc:
                 raise SweepError(str(exc)) from None
+        check_user_file(summary_file, (".md",), "--summary")
         if dry_run:
             if run["games"] is not None or run["precision"] is not None:
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
@@ -137,11 +148,13 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         if threads is not None and threads < 1:
             raise SweepError(f"threads {threads} is not allowed; allowed: an integer ≥ 1")
 
-    command = shlex.join(["vandatta-sim", *sys.argv[1:]])
+    command = command_line()
     try:
         summary = run_sweep(configs, seed=seed, chunk_size=chunk_size, store=store,
                             backend=backend, threads=threads, command=command,
-                            stop_requested=stop_requested, **run)
+                            stop_requested=stop_requested,
+                            record={"kind": "sweep", "rules_file": rules_file,
+                                    "user_label": label}, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
     except OSError as exc:
@@ -150,13 +163,15 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
     comparison = _compare(summary, baseline_index, store, per_seat)
+    verdict = _verdict(summary, comparison, baseline_index, unique, store, chunk_size)
     if as_json:
         records = summary_records(summary)
         for record, row in zip(records, comparison or ()):
             record |= summary_records(pd.DataFrame([row]))[0]
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
-               "baseline": str(summary["key"].iloc[baseline_index]), "configs": records}
+               "baseline": str(summary["key"].iloc[baseline_index]), "configs": records,
+               "verdict": verdict}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(format_table(summary))
@@ -171,6 +186,20 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                 click.echo(f"precision target not reached for {row['key']} ({row['label']}): "
                            f"half-width {row['half_width']:.4f} after {row['games']:,} games "
                            f"(--max-games)")
+        if verdict and not quiet:
+            click.echo("\n" + verdict)
+    if summary_file is not None:
+        from ..report.summary_note import note_text, write_note
+
+        table = format_table(summary) + (
+            "\n\n" + comparison_text(summary, comparison, baseline_index, per_seat)
+            if comparison else "")
+        base = unique[baseline_index]
+        write_note(summary_file, note_text(
+            f"Sweep of {len(summary)} configuration(s), seed {seed} (the baseline's rules "
+            "below; the table's labels say what each configuration changes)",
+            base.rules.diff(type(base.rules)()), table, verdict, command, rules_file))
+        click.echo(f"wrote the note to {summary_file}", err=as_json)
     warning = capped_warning(summary)
     if warning:
         click.echo(warning, err=True)
@@ -179,12 +208,34 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         click.echo(f"wrote the chart to {plot}", err=as_json)
 
 
+def _verdict(summary, comparison, baseline_index, configs, store, chunk_size) -> str:
+    """The plain verdict of the sweep: the comparison's (:mod:`vandatta_sim.report.plain`)
+    and the Δ-skill line where a focal seat's policy is crossed with rules
+    (:mod:`vandatta_sim.sweep.skill`), or for one configuration what förhand's win rate says
+    against the fair share."""
+    from ..report.plain import comparison_verdict, single_verdict, skill_sentences
+    from ..sweep.skill import plan_skill, skill_change
+
+    unit = "matches" if has_matches(summary) else "games"
+    policies = {c.seats.describe() for c in configs}
+    players = policies.pop() if len(policies) == 1 else "varied"
+    if comparison is None:
+        return single_verdict(summary.iloc[0], players, unit)
+    plan = plan_skill(configs, list(summary["key"]), list(summary["label"]))
+    text = comparison_verdict(summary, comparison, baseline_index, players, unit,
+                              most=3 if plan is None else 2)
+    if plan is None:
+        return text
+    changes = skill_change(plan, store, int(summary["players"].max()), lambda k: chunk_size)
+    return text + "\n" + skill_sentences(plan, changes)
+
+
 def _compare(summary, baseline_index, store, per_seat):
     """The paired differences of each configuration from the baseline (None for one)."""
     if len(summary) < 2:
         return None
     players = int(summary["players"].max())
-    measures = compared_measures(players, per_seat)
+    measures = compared_measures(players, per_seat, has_matches(summary))
     try:
         return paired_comparison(list(summary["key"]), baseline_index, store,
                                  dict(zip(summary["key"], summary["games"].astype(int))),
@@ -208,6 +259,11 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
     check_preset_once(preset, rules_file)
     configs = expand_grid(preset or "standard", rules_file, overrides, vary, players,
                           policies, forget, match, swap)
+    given = {parse_override(text)[0]: f"--set {text}" for text in overrides}
+    given |= {str(text).partition("=")[0].strip(): f"--vary {text}" for text in vary}
+    given |= {name: f"--{name} {value}" for name, value in (("players", players and ",".join(
+        map(str, players))), ("match", match)) if value}
+    check_file_fields_once(rules_file, given)  # after expand_grid has checked the file
     return configs, {}
 
 

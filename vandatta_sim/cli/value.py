@@ -1,6 +1,6 @@
 """``vandatta-sim value``: what one more card of a rank is worth at a table, on one screen.
 
-The card-value experiment of :mod:`vandatta_sim.value` for any rules: per scale and player
+The card-value experiment of :mod:`vandatta_sim.report.card_value` for any rules: per scale and player
 count, one more card of the rank's paired effect on the deal win, the penalty points and the
 match win (where a match is set), and its break-even face value, each with a 95% interval.
 Every game goes through the result store (``--store``): an interrupted run resumes, a repeated
@@ -11,20 +11,18 @@ from __future__ import annotations
 
 import json
 import math
-import shlex
-import sys
 
 import click
 
+from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (MAX_SWEEP_GAMES, CountType, build_rules, check_store_path,
-                      check_user_file, json_option, overrides_option, player_counts_option,
-                      plot_option, policy_option, precision_option, preset_option,
-                      rules_file_option, store_option, sweep_games_option, sweep_seed_option,
+from .options import (dry_run_option, MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields_once,
+                      check_store_path,
+                      check_user_file, json_option, label_option, match_option,
+                      overrides_option, player_counts_option, plot_option, policy_option,
+                      precision_option, preset_option, quiet_option, rules_file_option,
+                      store_option, summary_option, sweep_games_option, sweep_seed_option,
                       sweep_threads_option, usage_errors, warn_inert)
-
-#: Deals per table when neither --games nor --precision is given.
-DEFAULT_GAMES = 20_000
 
 
 @click.command("value")
@@ -36,6 +34,7 @@ DEFAULT_GAMES = 20_000
               help="Scales to compare: base, hundred, crazy_eights (default: the rules' own).")
 @click.option("--rank", "ranks", default="8", show_default=True, metavar="RANK[,RANK]|all",
               help="Rank(s) whose value to measure: A, 2–10, J, Q, K, or all.")
+@match_option
 @policy_option
 @sweep_games_option
 @click.option("--match-games", type=CountType("match-games", 1, MAX_SWEEP_GAMES, "2^62"),
@@ -45,10 +44,15 @@ DEFAULT_GAMES = 20_000
 @sweep_seed_option
 @sweep_threads_option
 @store_option
+@dry_run_option
+@label_option
 @plot_option
+@summary_option
+@quiet_option
 @json_option
-def value_cmd(preset, rules_file, overrides, players, scales, ranks, policies, games, match_games,
-              precision, seed, threads, store, plot, as_json):
+def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
+              match_games, precision, seed, threads, store, dry_run, label, plot, summary_file,
+              quiet, as_json):
     """What one more card of RANK (default an eight) is worth, per scale and player count.
 
     Each deal is played as dealt and with one ordinary card of the focal seat (every seat in
@@ -56,24 +60,31 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, policies, g
     deal win, penalty points and match win, and the break-even face value (the rank's score
     at which one more card leaves the expected penalty points unchanged, play held fixed).
     --policy sets the seats as in simulate (all=NAME). With --precision the measure is the
-    deal-win effect. Example: --preset standard --players 4 --games 20000 --seed 1.
+    deal-win effect; give --games N or --precision H. The output ends with a plain verdict
+    (--quiet leaves it out; --json has it as "verdict"); --summary FILE.md writes a note to
+    paste. Example: --preset standard --players 4 --games 20000 --seed 1.
     """
     message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
                "again to resume")
     with interrupts_end_the_run(message):
-        _value(preset, rules_file, overrides, players, scales, ranks, policies, games,
-               match_games, precision, seed, threads, store, plot, as_json)
+        _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
+               match_games, precision, seed, threads, store, dry_run, label, plot,
+               summary_file, quiet, as_json)
 
 
-def _value(preset, rules_file, overrides, players, scales, ranks, policies, games, match_games,
-           precision, seed, threads, store, plot, as_json):
+def _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
+           match_games, precision, seed, threads, store, dry_run, label, plot, summary_file,
+           quiet, as_json):
     from ..report.runner import Runner
     from ..simulate import Seats
     from ..sweep import SweepError, check_run_settings
-    from ..value import card_value, check_ranks, check_scales
+    from ..report.card_value import card_value, check_ranks, check_scales
 
     with usage_errors():
-        rules = build_rules(preset, rules_file, overrides)
+        rules = build_rules(preset, rules_file, overrides, match=match)
+        if players:  # the tables' player counts replace the rules': not also the file's
+            check_file_fields_once(rules_file,
+                                   {"players": f"--players {','.join(map(str, players))}"})
         ranks = check_ranks(ranks)
         scales = check_scales(scales) if scales is not None else [rules.scale]
         policies = list(policies) or ["expert"]
@@ -89,37 +100,75 @@ def _value(preset, rules_file, overrides, players, scales, ranks, policies, game
             raise SweepError(f"precision = {precision!r} is not allowed; allowed: a "
                              "half-width 0 < H ≤ 0.5")
         if games is None and precision is None:
-            games = DEFAULT_GAMES
+            raise SweepError("give --games N (deals per table) or --precision H (a deal-win "
+                             "half-width), e.g. --games 20000")
         check_run_settings(games=games or 1, seed=seed or 0, threads=threads)
-        check_store_path(store)
+        check_store_path(store, write=not dry_run)
         check_user_file(plot, (".png", ".svg"), "--plot")
+        check_user_file(summary_file, (".md",), "--summary")
     seed = seed or 0
-    command = shlex.join(["vandatta-sim", *sys.argv[1:]])
-    runner = Runner(store=store, threads=threads, command=command)
+    command = command_line()
+    if dry_run:
+        click.echo(dry_run_text(rules, players, scales, ranks, games, match_games, precision,
+                                seed, store))
+        return
+    runner = Runner(store=store, threads=threads, command=command,
+                    record={"kind": "value", "rules_file": rules_file, "user_label": label})
     table = card_value(rules, runner, ranks=ranks, players=players, scales=scales,
                        policies=policies, games=games, match_games=match_games,
                        precision=precision, seed=seed)
+    from ..report.plain import card_value_verdict
+
+    verdict = card_value_verdict(table, policy)
     if as_json:
         out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
                "games": games, "precision": precision,
-               "rows": [{_json_name(k): _json_value(v) for k, v in row.items()}
-                        for row in table.to_dict("records")]}
+               "rows": [{k: _json_value(v) for k, v in row.items()}
+                        for row in table.to_dict("records")], "verdict": verdict}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(value_text(table, rules, policy, seed))
+        if not quiet:
+            click.echo("\n" + verdict)
+    if summary_file is not None:
+        from ..report.summary_note import note_text, rules_changes, write_note
+
+        write_note(summary_file, note_text(
+            f"What one more card is worth (rules key {rules.key()}, seed {seed})",
+            rules_changes(rules), value_text(table, rules, policy, seed), verdict, command,
+            rules_file))
+        click.echo(f"wrote the note to {summary_file}", err=as_json)
     if plot is not None:
-        from ..value import plot_card_value
+        from ..plots import plot_card_value
 
         plot_card_value(table, plot)
         click.echo(f"wrote the chart to {plot}", err=as_json)
 
 
-def _json_name(column: str) -> str:
-    """An interval's ends as everywhere in the JSON outputs (docs/columns.md): _low, _high."""
-    for short, long in (("_lo", "_low"), ("_hi", "_high")):
-        if column.endswith(short):
-            return column[: -len(short)] + long
-    return column
+def dry_run_text(rules, players, scales, ranks, games, match_games, precision, seed,
+                 store) -> str:
+    """What ``value`` would play: tables, configurations and games (nothing is run). Per
+    table: the deals as dealt, one swap run per rank and two more per rank for the
+    break-even; where a match is set, the matches as dealt and one swap run per rank."""
+    tables = len(players) * len(scales)
+    deal_configs = 1 + 3 * len(ranks)
+    match_configs = 0 if rules.match_kind == "single" or match_games == 0 else 1 + len(ranks)
+    lines = [f"value, dry run (nothing is played): {tables} table(s) ({len(scales)} scale(s) × "
+             f"{len(players)} player count(s)), rank(s) {', '.join(ranks)}, seed {seed}, "
+             f"store {store}"]
+    if precision is not None:
+        lines.append(f"each table plays {deal_configs} runs of deals, from a pilot of 10,000 "
+                     f"deals until the deal-win half-width is ≤ {precision}"
+                     + (f", and {match_configs} runs of matches ({rules.match})"
+                        if match_configs else ""))
+        return "\n".join(lines)
+    matches = games if match_games is None else match_games
+    total = tables * (deal_configs * games + match_configs * matches)
+    lines.append(f"each table: {deal_configs} runs of {games:,} deals"
+                 + (f" and {match_configs} runs of {matches:,} matches ({rules.match})"
+                    if match_configs else "")
+                 + f": {total:,} games in all (stored ones are read back, not played again)")
+    return "\n".join(lines)
 
 
 def _json_value(v):
@@ -131,43 +180,56 @@ def _json_value(v):
     return v
 
 
-def _break_even_text(est) -> str:
-    from ..report.markdown import fmt
+def _break_even_text(est, cards) -> str:
+    """A break-even score with its Fieller interval, and in ordinary cards of the scale."""
+    from ..tables import format_estimate as fmt
 
-    return fmt(est, "num", 1) if math.isfinite(est.value) else "not bounded (more games)"
+    if not math.isfinite(est.value):
+        return "not bounded (more games)"
+    return f"{fmt(est, 'num', 1)} = {cards.value:.1f} cards"
 
 
 def value_text(table, rules, policy: str, seed: int) -> str:
     """The one-screen table: a line per (scale, players, rank), every number with its 95%
     interval, and the lines that say what the columns are."""
-    from ..report.markdown import fmt, row_estimate
+    from ..tables import format_estimate as fmt, row_estimate
     from ..tables import format_table
 
     has_match = "match_win" in table.columns
     header = ["scale", "players", "rank", "face", "deals", "Δ deal win", "Δ points",
-              "break-even face value"]
+              "break-even face value", "on standing"]
     if has_match:
         header += ["matches", "deals/match", "Δ match win"]
     rows = []
     for _, r in table.iterrows():
         row = [r["scale"], r["players"], r["rank"], r["face"], f"{r['n']:,}",
                fmt(row_estimate(r, "win"), "pp", 2), fmt(row_estimate(r, "points"), "diff", 2),
-               _break_even_text(row_estimate(r, "break_even"))]
+               _break_even_text(row_estimate(r, "break_even"),
+                                row_estimate(r, "break_even_cards")),
+               _break_even_text(row_estimate(r, "break_even_standing"),
+                                row_estimate(r, "break_even_standing_cards"))]
         if has_match:
             row += [f"{int(r['match_games']):,}", fmt(row_estimate(r, "match_deals"), "num", 1),
                     fmt(row_estimate(r, "match_win"), "pp", 2)]
         rows.append(row)
     low, high = (f"{x:.2f}" for x in table["corr_win"].agg(["min", "max"]))
     spread = low if low == high else f"{low}–{high}"
+    least, most = (f"{100 * x:.1f}%" for x in table["possible"].agg(["min", "max"]))
+    share = least if least == most else f"{least}–{most}"
     lines = [f"Value of one more card: rules key {rules.key()} (match {rules.match}), "
              f"policies {policy}, seed {seed}",
              format_table(header, rows, "lrlr" + "r" * (len(header) - 4), style="text"),
              "Δ: one ordinary card of the focal seat exchanged for a card of the rank, minus "
              "the deal as dealt (same seed and game),",
-             "over the deals where the exchange was possible; 95% intervals of the paired "
-             "differences; n.s. = the interval holds 0.",
-             "Δ points < 0: fewer penalty points. break-even: the rank's score at which Δ "
-             "points = 0, play held fixed (delta-method interval).",
+             "when a card of the rank is left in the talon to exchange (the deals counted: "
+             f"{share} of all deals); 95% intervals of",
+             "the paired differences; n.s. = the interval holds 0. Δ points < 0: fewer "
+             "penalty points.",
+             "break-even: a threshold, the rank's score above which one more card costs its "
+             "holder points (Δ points = 0), play",
+             "held fixed; Fieller's interval; in cards: divided by an ordinary card's mean "
+             "score. on standing: the same for own",
+             "points minus the mean opponent's.",
              f"Pairing: the two deal outcomes correlate {spread} (win); the later draws "
              "differ after the exchange."]
     return "\n".join(lines)

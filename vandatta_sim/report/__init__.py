@@ -1,4 +1,4 @@
-"""What the report scripts in ``analyses/`` share: runs, designs, measures, verdicts, Markdown.
+"""What the report scripts in ``analyses/`` share: runs, designs, measures, verdicts, card value.
 
 The scripts only choose game counts and seeds, call these modules and write Markdown and
 figures; everything that turns per-game tables into numbers lives here, so it can be imported
@@ -10,8 +10,9 @@ designs``); this package re-exports nothing.
 * :mod:`.measures`: numbers read off one per-game table (deal length, förhand advantage, …);
 * :mod:`.variants`: the catalogue of rule variants the reports compare;
 * :mod:`.verdicts`: verdicts on claims and how parts combine;
-* :mod:`.markdown`: estimates as report text and tidy-table columns.
+* :mod:`.card_value`: the card-value experiment (``vandatta-sim value``) and its break-even.
 
-Estimators (intervals, paired and relative differences) live in :mod:`vandatta_sim.stats`,
-the table layout in :func:`vandatta_sim.tables.format_table`.
+Estimators (intervals, paired and relative differences) live in :mod:`vandatta_sim.stats`;
+estimates as text and as ``_low``/``_high`` columns, and the table layout, in
+:mod:`vandatta_sim.tables`; the card-value chart in :mod:`vandatta_sim.plots`.
 """

@@ -4,12 +4,12 @@
   and game index, once as dealt and once with one ordinary card of the *focal seat*
   (``game % players``) exchanged for a card of rank R from the talon. Both runs start from the
   same deal and random stream, but the choices and draws drift apart after the exchange, so
-  the outcomes are only partly correlated (measured: :func:`vandatta_sim.value.pairing_correlation`).
+  the outcomes are only partly correlated (measured: :func:`vandatta_sim.report.card_value.pairing_correlation`).
   The effect of R is the paired difference of the focal seat's outcome over the games where
   the swap was possible (:func:`swap_pairs`, :func:`swap_effects`), its interval from the
   per-game differences. Because the card taken out is an ordinary card of another rank, the
   effect of R is the value of holding an R *instead of a random ordinary card*. The card-value
-  experiment and the break-even face value built on it are :mod:`vandatta_sim.value`.
+  experiment and the break-even face value built on it are :mod:`.card_value`.
 * **Policy substitution** (value of a policy, skill): the focal seat plays policy A or policy B
   against the same opponents on the same deals; the focal seat rotates over all seats, each
   seat with its own seed, so that the pooled games are independent (:func:`focal_outcomes`).
@@ -34,8 +34,9 @@ import pandas as pd
 
 from .. import cards
 from ..rules import PRESETS, Rules
-from ..stats import Estimate, mean_interval, paired_difference, proportion, relative_change
-from .markdown import estimate_columns
+from ..stats import (Estimate, log_odds_change, mean_interval, paired_difference, proportion,
+                     relative_change)
+from ..tables import estimate_columns
 from .measures import seat_values
 from .runner import Runner, make_config
 
@@ -62,7 +63,8 @@ def swap_pairs(base: pd.DataFrame, swapped: pd.DataFrame, players: int,
 
     Returns one row per game with the focal seat (``swap_seat`` or ``game % players``),
     ``swapped`` (whether the exchange was possible), the focal seat's win and points in both
-    runs (``win_base, win_swap, points_base, points_swap``) and its eights and aces as dealt
+    runs (``win_base, win_swap, points_base, points_swap``), the mean penalty points of the
+    other seats (``opponents_base, opponents_swap``) and its eights and aces as dealt
     (``eights_base, aces_base``; the swap run holds one more card of the swapped rank).
     """
     if not np.array_equal(base["game"].to_numpy(), swapped["game"].to_numpy()):
@@ -79,6 +81,8 @@ def swap_pairs(base: pd.DataFrame, swapped: pd.DataFrame, players: int,
         "win_swap": (swapped["winner"].to_numpy() == seat),
         "points_base": seat_values(base, "points", seat),
         "points_swap": seat_values(swapped, "points", seat),
+        "opponents_base": _opponents_mean(base, "points", seat, players),
+        "opponents_swap": _opponents_mean(swapped, "points", seat, players),
         "eights_base": seat_values(base, "eights", seat),
         "aces_base": seat_values(base, "aces", seat),
         "deals_base": base["deals"].to_numpy(),
@@ -86,12 +90,19 @@ def swap_pairs(base: pd.DataFrame, swapped: pd.DataFrame, players: int,
     })
 
 
+def _opponents_mean(df: pd.DataFrame, column: str, seat: np.ndarray, players: int) -> np.ndarray:
+    """The mean of ``column`` over every seat but ``seat``, per game."""
+    total = sum(df[f"{column}_{s}"].to_numpy(np.float64) for s in range(players))
+    return (total - seat_values(df, column, seat).astype(np.float64)) / (players - 1)
+
+
 def swap_effects(pairs: pd.DataFrame) -> dict[str, Estimate]:
     """Effects of the swap over the games where it happened.
 
     ``win``: paired difference of the focal seat's win indicator (swap - base);
     ``points``: same for its penalty points; ``relative_win``: the relative change of its win
-    rate; ``base_win``/``base_points``: the unswapped rate and mean on the same games;
+    rate; ``log_odds_win``: the change of its log-odds; ``base_win``/``base_points``: the
+    unswapped rate and mean on the same games;
     ``possible``: the share of games where the swap could be made.
     """
     p = pairs[pairs["swapped"]]
@@ -102,6 +113,7 @@ def swap_effects(pairs: pd.DataFrame) -> dict[str, Estimate]:
         "win": paired_difference(p["win_swap"], p["win_base"]),
         "points": paired_difference(p["points_swap"], p["points_base"]),
         "relative_win": relative_change(p["win_swap"], p["win_base"]),
+        "log_odds_win": log_odds_change(p["win_swap"], p["win_base"]),
     }
 
 
@@ -186,7 +198,8 @@ def focal_outcomes_many(runner: Runner, rule_sets: Sequence[Rules], policies: Se
 def compare_policies(outcomes: dict[str, pd.DataFrame], a: str, b: str) -> dict[str, Estimate]:
     """Paired comparison of focal policies ``a`` and ``b`` (from :func:`focal_outcomes`):
     ``win`` and ``points`` are differences a - b, ``relative_win`` the relative change of the
-    win rate, ``win_a``/``win_b``/``points_a``/``points_b`` the plain rates and means."""
+    win rate, ``log_odds_win`` the change of its log-odds, ``win_a``/``win_b``/``points_a``/
+    ``points_b`` the plain rates and means."""
     x, y = outcomes[a], outcomes[b]
     return {
         "win_a": proportion(int(x["win"].sum()), len(x)),
@@ -196,6 +209,7 @@ def compare_policies(outcomes: dict[str, pd.DataFrame], a: str, b: str) -> dict[
         "win": paired_difference(x["win"], y["win"]),
         "points": paired_difference(x["points"], y["points"]),
         "relative_win": relative_change(x["win"], y["win"]),
+        "log_odds_win": log_odds_change(x["win"], y["win"]),
     }
 
 

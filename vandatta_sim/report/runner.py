@@ -24,17 +24,29 @@ def make_config(rules: Rules, policies="expert", forget=None, swap: str | None =
                   swap_seat=swap_seat, label=label, valuation=valuation)
 
 
+def phase_of(configs: Sequence[Config]) -> str:
+    """What a batch plays, for the progress line: players, scale, deals or matches."""
+    rules = configs[0].rules
+    scale = rules.scale if isinstance(rules.scale, str) else "custom scale"
+    what = "deals" if rules.match_kind == "single" else f"matches ({rules.match})"
+    return f"{rules.players} players, {scale}, {len(configs)} runs of {what}"
+
+
 class Runner:
     """Runs batches of configurations: through the sweep store, or directly.
 
     ``run(configs, games, seed)`` returns one per-game DataFrame per configuration, rows
     ``game = 0 … games-1`` in order. ``games_played`` counts the games requested (a stored
-    game counts too), for the scripts' logs.
+    game counts too), for the scripts' logs. ``record``: what the stored runs say about
+    themselves (:func:`~vandatta_sim.sweep.run_sweep`'s ``record``), by default that a report
+    made them.
     """
 
     def __init__(self, store: str = "results", threads: int | None = None,
-                 use_sweep: bool = True, command: str = "", progress=None):
+                 use_sweep: bool = True, command: str = "", progress=None,
+                 record: dict | None = None):
         self.store = store
+        self.record = {"kind": "report"} | (record or {})
         self.threads = threads
         self.use_sweep = bool(use_sweep)
         self.command = command
@@ -48,7 +60,8 @@ class Runner:
         self.games_played += games * len(configs)
         if self.use_sweep:
             run_sweep(configs, games=games, seed=seed, store=self.store, threads=self.threads,
-                      progress=self.progress, command=self.command)
+                      progress=self.progress, command=self.command,
+                      record=self.record, phase=phase_of(configs))
             return [load_config_games(config, seed, store=self.store, games=games)
                     for config in configs]
         return [simulate(c.rules, games, seed, policies=c.seats, swap=c.swap,

@@ -1,6 +1,6 @@
 """The rule variants the reports compare (the variant catalogue), and single-deal rules.
 
-The catalogue is every preset, then every house rule (RULES.md §2) toggled singly from
+The catalogue is every preset, then every house rule (docs/spec.md §2) toggled singly from
 ``standard``, each with the variant it is paired with (:func:`variants`).
 """
 
@@ -29,7 +29,7 @@ CALL_FORGET = 0.1
 
 
 def variants() -> list[Variant]:
-    """Every preset, then every house rule (RULES.md §2) toggled singly from ``standard``."""
+    """Every preset, then every house rule (docs/spec.md §2) toggled singly from ``standard``."""
     std = PRESETS["standard"]
     out = [Variant(name, "preset", rules) for name, rules in PRESETS.items()]
 

@@ -1,19 +1,30 @@
-"""Verdicts on claims: where an interval lies against a claim's practical threshold, with Holm.
+"""Verdicts on claims: where an interval lies against a claim's practical margin, with Holm.
 
 A claim is split into *parts*, each a number the claim says lies beyond a ``threshold`` in a
-direction (``sign`` +1: above, -1: below), with a practical ``margin``: the smallest distance
-from the threshold that counts as a real difference (a claim that something is "more" is not
-confirmed by +0.1 pp, nor refuted by -0.1 pp). Read in the claimed direction, with ``lo, hi`` the
-interval minus the threshold:
+direction (``sign`` +1: above, -1: below) by more than a practical ``margin``: the smallest
+distance from the threshold the claim's words can mean (a claim that something is "more" is
+not confirmed by +0.1 pp). Read in the claimed direction, with ``lo, hi`` the interval minus
+the threshold, the claimed region is ``> margin``, and one rule with five outcomes judges a
+part:
 
-* **supported**: ``lo > margin`` (beyond the threshold by more than the margin);
-* **partly supported**: ``0 < lo <= margin < hi`` (the direction holds; the size is not shown
-  to matter);
-* **contradicted**: ``hi < 0`` and ``lo < -margin`` (the other direction holds and may matter);
-* **not distinguishable**: everything else: the interval holds the threshold, or lies within
-  the margin on either side (a difference too small to matter, whatever its sign).
+* **supported**: ``lo > margin``: the whole interval lies in the claimed region;
+* **negligible**: ``-margin <= lo`` and ``hi <= margin`` (margin > 0): the whole interval lies
+  within the margin of the threshold, on either side: the effect is shown too small to matter;
+* **contradicted**: ``hi < margin`` and not negligible: the interval excludes the claimed
+  region (the effect is below the margin, or of the other sign);
+* **not distinguishable**: the interval holds the margin's end (``lo <= margin <= hi``), or is
+  undefined.
 
-With ``margin = 0`` the middle levels vanish: supported / contradicted / not distinguishable.
+(The fifth outcome, **partly supported**, belongs to a whole claim: some of its named parts
+are supported and some are not; see :func:`overall_verdict`.)
+
+The rule is *symmetric*: supported and contradicted are the same test (the interval entirely
+on one side of the claimed region's edge), mirrored; and a claim of "below" is judged on the
+mirrored interval exactly as a claim of "above". It is *monotone* in the amount of data: as
+the standard error shrinks about a fixed estimate, a part only leaves "not distinguishable",
+and a decided verdict never changes, except that "contradicted" may sharpen to "negligible"
+(both say the claimed effect is absent). A test drives it through every case.
+
 The parts of one claim form a family: :func:`judge_parts` tests each part's threshold with
 Holm's step-down procedure at the claim's error rate and reads each verdict off the interval at
 the level Holm tests that part at (:func:`vandatta_sim.stats.holm_levels`).
@@ -27,13 +38,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import Estimate, holm_adjust, holm_levels, interval_at, p_value
-from ..tables import format_table
+from ..tables import format_interval, format_number, format_table
 
 SUPPORTED = "supported"
 PARTLY = "partly supported"
+NEGLIGIBLE = "negligible"
 UNCLEAR = "not distinguishable"
 CONTRADICTED = "contradicted"
-LEVELS = (SUPPORTED, PARTLY, UNCLEAR, CONTRADICTED)
+#: Every outcome; a part gets one of the four that are not PARTLY.
+LEVELS = (SUPPORTED, PARTLY, NEGLIGIBLE, CONTRADICTED, UNCLEAR)
+#: How a claim's primary measure is named (each claim declares one; others are sensitivity).
+MEASURES = ("absolute", "relative", "log-odds")
 
 
 def claim_verdict(est: Estimate, sign: int, threshold: float = 0.0, margin: float = 0.0) -> str:
@@ -49,34 +64,40 @@ def claim_verdict(est: Estimate, sign: int, threshold: float = 0.0, margin: floa
     low, high = min(low, high), max(low, high)
     if low > margin:
         return SUPPORTED
-    if low > 0 and high > margin:
-        return PARTLY
-    if high < 0 and low < -margin:
+    if margin > 0 and -margin <= low and high <= margin:
+        return NEGLIGIBLE
+    if high < margin:
         return CONTRADICTED
     return UNCLEAR
 
 
 def combine_verdicts(verdicts: Iterable[str]) -> str:
-    """Strict combination (every part must hold): contradicted if any part is, supported if
-    all are, else not distinguishable."""
+    """Strict combination (every part must hold): supported if all are; negligible if all
+    are; contradicted if any part is contradicted or negligible (the conjunction fails);
+    else not distinguishable."""
     verdicts = list(verdicts)
-    if CONTRADICTED in verdicts:
-        return CONTRADICTED
     if verdicts and all(v == SUPPORTED for v in verdicts):
         return SUPPORTED
+    if verdicts and all(v == NEGLIGIBLE for v in verdicts):
+        return NEGLIGIBLE
+    if CONTRADICTED in verdicts or NEGLIGIBLE in verdicts:
+        return CONTRADICTED
     return UNCLEAR
 
 
 def overall_verdict(verdicts: Iterable[str]) -> str:
-    """A whole claim from its parts' verdicts: supported when every part is; partly supported
-    when some part is (fully or partly) but not all are; contradicted when no part holds and
-    some part is contradicted; not distinguishable when no part is decided."""
+    """A whole claim from its parts' verdicts: supported / negligible when every part is;
+    partly supported when some part is supported but not all (the parts are named with
+    :meth:`Claim.verdict_text`); contradicted when no part is supported and some part is
+    contradicted or negligible; not distinguishable when no part is decided."""
     verdicts = list(verdicts)
     if verdicts and all(v == SUPPORTED for v in verdicts):
         return SUPPORTED
-    if SUPPORTED in verdicts or PARTLY in verdicts:
+    if verdicts and all(v == NEGLIGIBLE for v in verdicts):
+        return NEGLIGIBLE
+    if SUPPORTED in verdicts:
         return PARTLY
-    if CONTRADICTED in verdicts:
+    if CONTRADICTED in verdicts or NEGLIGIBLE in verdicts:
         return CONTRADICTED
     return UNCLEAR
 
@@ -121,25 +142,6 @@ def judge_parts(parts: Sequence[Part], alpha: float) -> list[Judged]:
     return out
 
 
-#: How a part's numbers are shown: (scale, unit, signed) per kind, as in markdown.fmt.
-_KINDS = {"pct": (100, "%", False), "pp": (100, " pp", True), "diff": (1, "", True),
-          "rel": (100, "%", True), "num": (1, "", False)}
-
-
-def _number(x: float, kind: str, digits: int) -> str:
-    scale, unit, signed = _KINDS[kind]
-    return f"{x * scale:{'+' if signed else ''}.{digits}f}{unit}"
-
-
-def _interval(est: Estimate, kind: str, digits: int, unit: bool = True) -> str:
-    if not (np.isfinite(est.low) and np.isfinite(est.high)):
-        return "–"
-    scale, suffix, signed = _KINDS[kind]
-    sign = "+" if signed else ""
-    return (f"[{est.low * scale:{sign}.{digits}f}, {est.high * scale:{sign}.{digits}f}]"
-            + (suffix if unit else ""))
-
-
 def _p_text(p: float) -> str:
     # below 1e-15 the normal tail is past double precision in the interval it came from
     return "< 1e-15" if p < 1e-15 else f"{p:.2g}"
@@ -147,38 +149,82 @@ def _p_text(p: float) -> str:
 
 def threshold_text(part: Part, kind: str, digits: int) -> str:
     """The claim's side of a part in words: ``> 0 by more than 1.00 pp``, ``< 10.0%``."""
-    value = "0" if part.threshold == 0 else _number(part.threshold, kind, digits)
+    value = "0" if part.threshold == 0 else format_number(part.threshold, kind, digits)
     text = f"{'>' if part.sign > 0 else '<'} {value}"
     if part.margin:
-        text += f" by more than {_number(part.margin, kind, digits).lstrip('+')}"
+        text += f" by more than {format_number(part.margin, kind, digits).lstrip('+')}"
     return text
 
 
 class Claim:
     """A claim of the sources: its number, source and text, the evidence (Markdown ``body``)
-    and its parts, judged together with :func:`judge_parts`."""
+    and its parts, judged together with :func:`judge_parts`.
 
-    def __init__(self, number: int, source: str, text: str):
-        self.number, self.source, self.text = number, source, text
+    ``measure`` is the claim's primary measure (one of :data:`MEASURES`): its parts are read
+    on it and decide the verdict; :meth:`sensitivity` adds the same comparisons on the other
+    measures, judged by the same rule and shown, but outside the verdict. A part's ``group``
+    (e.g. one half of a two-sided claim) gets its own verdict beside the whole claim's.
+    """
+
+    def __init__(self, number: int, source: str, text: str, measure: str = "absolute"):
+        if measure not in MEASURES:
+            raise ValueError(f"measure must be one of {', '.join(MEASURES)}")
+        self.number, self.source, self.text, self.measure = number, source, text, measure
         self.parts: list[Part] = []
         self.shown: list[tuple[str, int]] = []  # (kind, digits) of each part's numbers
+        self.groups: list[str | None] = []
         self.judged: list[Judged] = []
+        self.checks: list[tuple[str, Part, str, int]] = []  # (measure, part, kind, digits)
+        self.checked: list[Judged] = []
         self.body = ""
 
     def part(self, what: str, estimate: Estimate, sign: int, threshold: float = 0.0,
-             margin: float = 0.0, kind: str = "pp", digits: int = 2) -> None:
+             margin: float = 0.0, kind: str = "pp", digits: int = 2,
+             group: str | None = None) -> None:
         """Add a part: ``estimate`` lies beyond ``threshold`` in direction ``sign`` by more
-        than ``margin`` (the practical threshold); shown as ``kind`` (see markdown.fmt)."""
+        than ``margin`` (the practical threshold); shown as ``kind`` (see tables.KINDS)."""
         self.parts.append(Part(what, estimate, sign, threshold, margin))
         self.shown.append((kind, digits))
+        self.groups.append(group)
+
+    def sensitivity(self, measure: str, what: str, estimate: Estimate, sign: int,
+                    threshold: float = 0.0, margin: float = 0.0, kind: str = "pp",
+                    digits: int = 2) -> None:
+        """Add the same comparison on another ``measure``: judged and shown, not counted."""
+        if measure not in MEASURES or measure == self.measure:
+            raise ValueError(f"a sensitivity measure is one of {', '.join(MEASURES)} other "
+                             f"than the primary {self.measure}")
+        self.checks.append((measure, Part(what, estimate, sign, threshold, margin), kind,
+                            digits))
 
     def judge(self, alpha: float) -> None:
-        """Verdicts on every part at family error rate ``alpha`` (Holm within the claim)."""
+        """Verdicts on every part at family error rate ``alpha`` (Holm within the claim; the
+        sensitivity parts form their own family at the same rate)."""
         self.judged = judge_parts(self.parts, alpha)
+        self.checked = judge_parts([c[1] for c in self.checks], alpha) if self.checks else []
 
     @property
     def verdict(self) -> str:
         return overall_verdict(j.verdict for j in self.judged)
+
+    def group_verdicts(self) -> list[tuple[str, str]]:
+        """(group, verdict) of each named group of parts, in order of first appearance."""
+        names = list(dict.fromkeys(g for g in self.groups if g is not None))
+        return [(name, overall_verdict(j.verdict for j, g in zip(self.judged, self.groups)
+                                       if g == name)) for name in names]
+
+    def verdict_text(self) -> str:
+        """The verdict with its named parts where it is partly supported: the groups' own
+        verdicts where the claim has groups, else the supported parts and the others."""
+        verdict = self.verdict
+        groups = self.group_verdicts()
+        if groups:
+            return verdict + " (" + "; ".join(f"{g}: {v}" for g, v in groups) + ")"
+        if verdict != PARTLY:
+            return verdict
+        held = [j.part.what for j in self.judged if j.verdict == SUPPORTED]
+        rest = [f"{j.part.what} ({j.verdict})" for j in self.judged if j.verdict != SUPPORTED]
+        return f"{verdict}: supported: {'; '.join(held)}; not: {'; '.join(rest)}"
 
     @property
     def anchor(self) -> str:
@@ -191,20 +237,34 @@ class Claim:
         counts = [(sum(j.verdict == level for j in self.judged), level) for level in LEVELS]
         return ", ".join(f"{n} {level}" for n, level in counts if n)
 
-    def render(self) -> str:
-        out = f"## {self.number}. {self.text}\n\n*Source: {self.source}.*\n\n{self.body}\n"
+    @staticmethod
+    def _rows(judged, shown) -> list[list[str]]:
         rows = []
-        for j, (kind, digits) in zip(self.judged, self.shown):
+        for j, (kind, digits) in zip(judged, shown):
             e = j.part.estimate
             rows.append([j.part.what, threshold_text(j.part, kind, digits),
-                         f"{_number(e.value, kind, digits)} {_interval(e, kind, digits, False)}",
-                         f"{_interval(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)",
+                         f"{format_number(e.value, kind, digits)} "
+                         f"{format_interval(e, kind, digits, False)}",
+                         f"{format_interval(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)",
                          _p_text(j.p_holm), j.verdict])
+        return rows
+
+    def render(self) -> str:
+        out = (f"## {self.number}. {self.text}\n\n*Source: {self.source}. Primary measure: "
+               f"{self.measure}.*\n\n{self.body}\n")
+        header = ["part of the claim", "claimed", "estimate [95 % interval]",
+                  "Holm interval (confidence)", "Holm p", "verdict"]
+        rows = self._rows(self.judged, self.shown)
         if rows:
-            out += format_table(["part of the claim", "claimed", "estimate [95 % interval]",
-                                 "Holm interval (confidence)", "Holm p", "verdict"], rows,
-                                "llrrrl")
-        return out + f"\n**Verdict: {self.verdict}.**\n\n"
+            out += format_table(header, rows, "llrrrl")
+        if self.checked:
+            rows = self._rows(self.checked, [(c[2], c[3]) for c in self.checks])
+            for row, check in zip(rows, self.checks):
+                row[0] = f"{check[1].what} ({check[0]})"
+            out += ("\n*Sensitivity: the same comparisons on the other measures (judged by "
+                    "the same rule, not part of the verdict).*\n\n"
+                    + format_table(header, rows, "llrrrl"))
+        return out + f"\n**Verdict: {self.verdict_text()}.**\n\n"
 
 
 def direction(est: Estimate) -> int:

@@ -26,9 +26,16 @@ def per_seat_measures(players: int) -> tuple[str, ...]:
             *(f"mean_points_{s}" for s in range(players)))
 
 
-def compared_measures(players: int, per_seat: bool) -> tuple[str, ...]:
-    """The measures a comparison computes: the main ones, and every seat's on request."""
-    return (*MAIN_MEASURES, *per_seat_measures(players)) if per_seat else MAIN_MEASURES
+#: Compared too where matches are played: deals per match.
+MATCH_MEASURES = ("mean_deals",)
+
+
+def compared_measures(players: int, per_seat: bool, matches: bool = False
+                      ) -> tuple[str, ...]:
+    """The measures a comparison computes: the main ones, deals per match where matches are
+    played, and every seat's on request."""
+    main = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
+    return (*main, *per_seat_measures(players)) if per_seat else main
 
 
 def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
@@ -37,7 +44,7 @@ def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
     winner = df["winner"].to_numpy().astype(np.int64)
     values = {f"win_rate_{s}": winner == s for s in range(players)}
     values |= {"mean_turns": df["turns"].to_numpy(), "loser_points": loser_points(df, players),
-               "capped_share": df["capped"].to_numpy()}
+               "capped_share": df["capped"].to_numpy(), "mean_deals": df["deals"].to_numpy()}
     values |= {f"mean_points_{s}": df[f"points_{s}"].to_numpy() for s in range(players)}
     return values
 
@@ -122,7 +129,8 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
 
 def _delta_text(row: dict, measure: str) -> str:
     """``+1.23 pp [0.80, 1.66]`` for shares (percentage points), ``-4.10 [-5.00, -3.20]``
-    otherwise; ``baseline`` on the baseline's row."""
+    otherwise, marked ``n.s.`` when the interval holds 0 (as in ``value``); ``baseline`` on
+    the baseline's row."""
     if row.get("baseline"):
         return "baseline"
     value, low, high = (row.get(f"delta_{measure}{s}", np.nan) for s in ("", "_low", "_high"))
@@ -132,19 +140,22 @@ def _delta_text(row: dict, measure: str) -> str:
     scale, unit, digits = (100, " pp", 2) if share else (1, "", 2)
     if not (np.isfinite(low) and np.isfinite(high)):
         return f"{scale * value:+.{digits}f}{unit}"
+    marked = "" if low > 0 or high < 0 else " (n.s.)"
     return (f"{scale * value:+.{digits}f}{unit} "
-            f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]")
+            f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]{marked}")
 
 
-def format_comparison(rows: list[dict]) -> str:
+def format_comparison(rows: list[dict], matches: bool = False) -> str:
     """Each configuration's paired difference from the baseline (Δ = configuration − baseline,
-    95% interval; shares in percentage points)."""
+    95% interval; shares in percentage points; n.s. where the interval holds 0), with deals
+    per match where matches are played."""
     from ..tables import format_table
 
-    header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in MAIN_MEASURES)]
+    measures = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
+    header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in measures)]
     lines = [[r["key"], r["label"], f"{r['paired_games']:,}",
-              *(_delta_text(r, m) for m in MAIN_MEASURES)] for r in rows]
-    return format_table(header, lines, "llr" + "l" * len(MAIN_MEASURES), style="text")
+              *(_delta_text(r, m) for m in measures)] for r in rows]
+    return format_table(header, lines, "llr" + "l" * len(measures), style="text")
 
 
 def format_per_seat(summary: pd.DataFrame, rows: list[dict]) -> str:
@@ -191,7 +202,11 @@ def pick_baseline(labels: list[str], keys: list[str], choice: str | None) -> int
 
 def comparison_text(summary: pd.DataFrame, rows: list[dict], baseline: int,
                     per_seat: bool = False) -> str:
-    """The comparison under its explaining line: the main measures, or every seat's."""
+    """The comparison under its explaining line: the main measures (deals per match where
+    matches are played) and, with ``per_seat``, every seat's below them."""
+    from .summary import has_matches
+
+    main = format_comparison(rows, has_matches(summary))
     return (f"Δ = configuration − baseline ({summary['label'].iloc[baseline]}), paired by game "
-            "index, 95% interval; shares in percentage points\n"
-            + (format_per_seat(summary, rows) if per_seat else format_comparison(rows)))
+            "index, 95% interval; shares in percentage points; n.s. = the interval holds 0\n"
+            + main + ("\n\n" + format_per_seat(summary, rows) if per_seat else ""))

@@ -78,10 +78,20 @@ def parse_vary(text: str) -> tuple[str, list]:
             raise SweepError(f"vary {text!r}: {exc}") from None
     if name == "swap":
         return name, [_checked(check_swap_rank, p) for p in parts]
+    # one seat's policy or forget probability: policy=0=random,expert (seat 0 varied, the
+    # other seats as --policy gives them)
+    seat, eq, rest = raw.partition("=")
+    prefix = ""
+    if eq and seat.strip().isascii() and seat.strip().isdigit():
+        prefix, parts = f"{int(seat.strip())}=", _split_top(rest)
+        if any(not p for p in parts):
+            raise SweepError(f"vary {text!r}: empty value; allowed: {name}=SEAT=v1,v2,… "
+                             "with no empty values")
     if name == "forget":
-        return name, [_checked(check_probability, p, where=f"vary {text!r}: ") for p in parts]
+        return name, [prefix + str(_checked(check_probability, p, where=f"vary {text!r}: "))
+                      for p in parts]
     # policy: canonical specs, so that expert and expert:eights=hold are one configuration
-    return name, [_checked(check_policy, p, where=f"vary {text!r}: ") for p in parts]
+    return name, [prefix + _checked(check_policy, p, where=f"vary {text!r}: ") for p in parts]
 
 
 def _seat_spec(spec, what: str) -> list[str] | None:
@@ -244,10 +254,10 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
             changes["match"] = matches[0]
     policy_spec = _seat_spec(policies if policies else None, "policy")
     forget_spec = _seat_spec(forget if forget else None, "forget")
-    if "policy" in seat_values and any(p.startswith("all=") for p in policy_spec or []):
-        raise SweepError("policy: all seats are both given (--policy all=…) and varied")
-    if "forget" in seat_values and any(p.startswith("all=") for p in forget_spec or []):
-        raise SweepError("forget: all seats are both given (--forget all=…) and varied")
+    for dim, spec in (("policy", policy_spec), ("forget", forget_spec)):
+        varied_all = any(not is_seat_assignment(v) for v in seat_values.get(dim, ()))
+        if varied_all and any(p.startswith("all=") for p in spec or []):
+            raise SweepError(f"{dim}: all seats are both given (--{dim} all=…) and varied")
     if "swap" in seat_values and swap is not None:
         raise SweepError("swap is both given and varied; give it once")
     explicit = [name for name, given in (("policy", policy_spec), ("forget", forget_spec),
@@ -261,11 +271,19 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
 
 
 def _dim_specs(varied, fixed):
-    """Seat assignments of a dimension: one per varied all-seat value, fixed entries after."""
+    """Seat assignments of a dimension: one per varied value. A varied all-seat value comes
+    first, the fixed seats' entries after it; a varied one-seat value (``0=random``) comes
+    after the fixed entries, replacing that seat's."""
     if varied is None:
         return [fixed]
-    rest = [p for p in (fixed or []) if not p.startswith("all=")]
-    return [[f"all={v}", *rest] for v in varied]
+    out = []
+    for v in varied:
+        if is_seat_assignment(v):
+            seat = v.partition("=")[0]
+            out.append([*(p for p in fixed or [] if p.partition("=")[0] != seat), v])
+        else:
+            out.append([f"all={v}", *(p for p in fixed or [] if not p.startswith("all="))])
+    return out
 
 
 # --- sweep files ---------------------------------------------------------------------------------

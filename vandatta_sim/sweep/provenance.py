@@ -1,7 +1,12 @@
 """What ``provenance.json`` holds: how a configuration's games were made, run by run.
 
 Rules, seats, seed, chunking, versions, command and backend, and a record of the last 20 runs,
-each when started and when finished. Callers hold the key's lock (:meth:`Store.lock`) from
+each when started and when finished. So that a run can be found again (``results list``), it
+also records its kind (``sweep``, ``value``, ``report``), the rules as changes from
+``standard`` (and the rules file they came from), the scale, the swapped rank and a user
+label. What describes the configuration is kept from its first run: a later run of the same
+key (another sweep with other labels, say) never relabels it; only ``--label`` or ``results
+label`` set the user label. Callers hold the key's lock (:meth:`Store.lock`) from
 :func:`start_provenance` to :func:`finish_provenance`, so the read-modify-write of the run history
 is never interleaved with another run's, and every write is atomic (temporary file + rename).
 """
@@ -33,6 +38,18 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+#: What a run may tell about itself beyond its configuration (``run_sweep(record=…)``).
+RECORD_FIELDS = ("kind", "rules_file", "user_label")
+#: The kinds of stored runs.
+KINDS = ("sweep", "value", "report")
+#: Fields that describe the configuration, kept from its first run.
+FIRST_RUN_FIELDS = ("label", "kind", "rules_file", "command", "created")
+
+
+def _jsonable_diff(diff: dict) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in diff.items()}
+
+
 def _provenance(config: Config, key: str, seed: int, chunk_size: int, command: str,
                 backend: str, versions: dict) -> dict:
     preset = config.preset
@@ -40,11 +57,13 @@ def _provenance(config: Config, key: str, seed: int, chunk_size: int, command: s
         preset = next((n for n, r in PRESETS.items() if r == config.rules), None)
     diff = None
     if preset in PRESETS:
-        diff = {k: (list(v) if isinstance(v, tuple) else v)
-                for k, v in config.rules.diff(get_preset(preset)).items()}
+        diff = _jsonable_diff(config.rules.diff(get_preset(preset)))
+    scale = config.rules.scale
     return {
         "key": key, "label": config.label, "rules": config.rules.canonical(),
         "rules_key": config.rules.key(), "rules_preset": preset, "rules_diff": diff,
+        "changes": _jsonable_diff(config.rules.diff(get_preset("standard"))),
+        "scale": list(scale) if isinstance(scale, tuple) else scale,
         "players": config.rules.players, "policies": list(config.seats.policies),
         "forget": [float(f) for f in config.seats.forget], "match": config.rules.match,
         "swap": config.swap, "swap_seat": config.swap_seat, "seed": seed,
@@ -56,19 +75,27 @@ def _provenance(config: Config, key: str, seed: int, chunk_size: int, command: s
 
 def start_provenance(store: Store, config: Config, key: str, seed: int, chunk_size: int,
                      stored: dict[int, int], command: str, backend: str, versions: dict,
-                     settings: dict) -> None:
+                     settings: dict, record: dict | None = None) -> None:
     """Record a run of ``config`` starting: its description, the run (command, backend,
-    ``settings``) appended to the last 20 runs, and the ``stored`` chunks' rows."""
+    ``settings``, ``record``'s kind) appended to the last 20 runs, and the ``stored`` chunks'
+    rows. ``record``: :data:`RECORD_FIELDS` (kind, default ``sweep``; rules file; user label).
+    The fields of :data:`FIRST_RUN_FIELDS` keep their first run's value; the user label is
+    replaced only by one given."""
+    record = {k: v for k, v in (record or {}).items() if v is not None}
     fresh = _provenance(config, key, seed, chunk_size, command, backend, versions)
+    fresh |= {"kind": record.get("kind", "sweep"), "rules_file": record.get("rules_file"),
+              "created": _now()}
     try:
         old = store.read_provenance(key)
     except (KeyError, ValueError):  # none yet, or damaged: start a fresh record
         old = {}
-    run = {"command": command, "backend": backend, "started": _now()} | settings
+    kept = {k: old[k] for k in FIRST_RUN_FIELDS if old.get(k) is not None}
+    label = {"user_label": record["user_label"]} if "user_label" in record else {}
+    run = {"command": command, "backend": backend, "started": _now(),
+           "kind": fresh["kind"]} | settings
     runs = (old.get("runs") or [])[-19:] + [run]
-    store.write_provenance(key, old | fresh | {
-        "created": old.get("created", _now()), "runs": runs,
-        "games_stored": sum(stored.values()), "chunks_stored": len(stored)})
+    store.write_provenance(key, old | fresh | kept | label | {
+        "runs": runs, "games_stored": sum(stored.values()), "chunks_stored": len(stored)})
 
 
 def finish_provenance(store: Store, key: str, *, interrupted: bool, new_games: int,

@@ -146,8 +146,9 @@ class _Writer:
 class _Progress:
     """A one-line progress display on stderr: games done, games per second, time left."""
 
-    def __init__(self, enabled: bool, n_configs: int, stream=None):
+    def __init__(self, enabled: bool, n_configs: int, stream=None, phase: str = ""):
         self.enabled = enabled
+        self.phase = phase
         self.stream = stream or sys.stderr
         self.n_configs = n_configs
         self.done = 0
@@ -165,7 +166,7 @@ class _Progress:
         self._last = now
         elapsed = max(now - self.start, 1e-9)
         rate = self.done / elapsed
-        text = f"{self.done:,}"
+        text = (f"{self.phase}: " if self.phase else "") + f"{self.done:,}"
         if total:
             text += f"/{total:,} games {100 * self.done / total:5.1f}%"
         else:
@@ -278,7 +279,8 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
               chunk_size: int = DEFAULT_CHUNK_SIZE, store=DEFAULT_STORE, backend="local",
               threads: int | None = None, progress: bool | None = None, command: str = "",
               max_games: int | None = None,
-              stop_requested: Callable[[], bool] | None = None) -> pd.DataFrame:
+              stop_requested: Callable[[], bool] | None = None,
+              record: dict | None = None, phase: str = "") -> pd.DataFrame:
     """Run every configuration for ``games`` games (or to win-rate half-width ``precision``)
     into ``store`` and return one summary row per configuration (see :func:`summarize`).
 
@@ -294,6 +296,9 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     chunk is verified; bad ones are moved into ``KEY/quarantine/`` and computed again.
     ``stop_requested``: polled after every chunk; when true the run stops as if interrupted
     (KeyboardInterrupt), so that a signal swallowed somewhere is still obeyed.
+    ``record``: what the run says about itself in the provenance (kind, rules file, user label;
+    :data:`~vandatta_sim.sweep.provenance.RECORD_FIELDS`). ``phase``: what the progress line
+    calls this run (a command that runs several phases labels each).
     """
     configs = _dedupe(configs)
     if not configs:
@@ -321,7 +326,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     executor = executor_for(backend, threads)
     writer = _Writer(store)
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    bar = _Progress(show, len(jobs))
+    bar = _Progress(show, len(jobs), phase=phase)
     interrupted = True
     started = []
     locks = contextlib.ExitStack()
@@ -332,7 +337,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
         for job in jobs:
             _prepare(store, job)
             start_provenance(store, job.config, job.key, seed, job.chunk_size, job.rows, command,
-                             executor.name, versions, settings)
+                             executor.name, versions, settings, record)
             started.append(job)
             if precision is not None:
                 _advance(job, store, writer)  # count what is stored already; maybe done

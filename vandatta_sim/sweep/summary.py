@@ -14,6 +14,8 @@ import pandas as pd
 
 from ..stats import Estimate, Moments, proportion, ratio_of_sums, win_rate_half_width
 from ..store import Store
+from ..tables import column_estimate
+from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, _as_store
 
@@ -129,26 +131,36 @@ TABLE_MEASURES = (("win_rate_0", 1, True), ("mean_turns", 2, False),
 
 
 def format_estimate(row, name: str, digits: int, percent: bool = False) -> str:
-    """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it."""
-    e = Estimate(row[name], row[f"{name}_low"], row[f"{name}_high"], int(row["games"]))
-    if not np.isfinite(e.value):
-        return "–"
-    if not (np.isfinite(e.low) and np.isfinite(e.high)):
-        return f"{100 * e.value:.{digits}f}%" if percent else f"{e.value:.{digits}f}"
-    return e.format(digits + 2, percent=True) if percent else e.format(digits)
+    """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it
+    (:func:`vandatta_sim.tables.format_estimate`, a percentage or a plain number)."""
+    return _estimate(column_estimate(row, name, int(row["games"])), "pct" if percent else "num",
+                     digits)
+
+
+def has_matches(summary: pd.DataFrame) -> bool:
+    """Whether any configuration plays matches of more than one deal."""
+    return bool("mean_deals" in summary and (summary["mean_deals"].fillna(1) > 1).any())
 
 
 def format_table(summary: pd.DataFrame) -> str:
     """The configurations side by side under the summary's field names (docs/columns.md):
-    games, ``win_rate_0`` (förhand), ``mean_turns``, ``blocked_share``, ``capped_share`` and
-    ``loser_points``, each with its 95% interval, and ``half_width``, the largest 95%
-    half-width of any seat's win rate (what ``--precision`` bounds)."""
-    header = ["key", "configuration", "games", *(m for m, _, _ in TABLE_MEASURES), "half_width"]
+    games, ``win_rate_0`` (förhand) beside the fair share (1 / players: every seat as likely
+    to win), ``mean_turns``, ``blocked_share``, ``capped_share`` and ``loser_points``, each
+    with its 95% interval, ``mean_deals`` (deals per match) where matches are played, and
+    ``half_width``, the largest 95% half-width of any seat's win rate (what ``--precision``
+    bounds)."""
+    matches = has_matches(summary)
+    header = ["key", "configuration", "games", "win_rate_0", "fair share",
+              *(m for m, _, _ in TABLE_MEASURES[1:]), *(["mean_deals"] if matches else []),
+              "half_width"]
     lines = [[row["key"], row["label"], f"{int(row['games']):,}",
-              *(format_estimate(row, *m) for m in TABLE_MEASURES),
+              format_estimate(row, *TABLE_MEASURES[0]), f"{100 / int(row['players']):.1f}%",
+              *(format_estimate(row, *m) for m in TABLE_MEASURES[1:]),
+              *([format_estimate(row, "mean_deals", 2)] if matches else []),
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
-    return _table(header, lines, "llrlllllr", style="text")
+    align = "llrlr" + "l" * (len(TABLE_MEASURES) - 1 + matches) + "r"
+    return _table(header, lines, align, style="text")
 
 
 def capped_warning(summary: pd.DataFrame) -> str | None:

@@ -12,8 +12,17 @@ for an R from the talon, and reads the paired difference of the focal seat's out
   penalty points unchanged, *with play held fixed*. The policies weigh the table's own scale
   (``valuation``), so changing R's score changes only what the cards count, and each game's
   Δ points is linear in R's score: ``Δ(v) = a + b·v``. Two runs at two scores give ``a`` and
-  ``b`` per game; ``v* = −mean(a) / mean(b)`` with a delta-method interval
-  (:func:`vandatta_sim.stats.ratio_root`).
+  ``b`` per game; ``v* = −mean(a) / mean(b)`` with Fieller's interval
+  (:func:`vandatta_sim.stats.ratio_root`). It is a *threshold* (the score above which one
+  more R costs its holder points on average), not a worth: R's worth is its effect on the
+  deal and the match. Given in points and in units of an ordinary card of the scale
+  (``break_even_cards``: ``v*`` / the mean score of ranks 2–7 and 9–K), and on the holder's
+  *standing* too (own points minus the mean of the other seats', ``break_even_standing``),
+  since an extra R also changes what the opponents are caught with.
+
+**Estimand.** The exchange needs a card of R left in the talon, so every effect is that of one
+more R *when one is left to exchange*, over those deals; ``possible`` is their share of the
+deals (a few percent of deals at 4–5 players have none, more with the rarer ranks).
 
 The unswapped and swapped runs share the seed and game index, so their deals and random
 streams start alike, but after the exchange the draws diverge; the pairing is only as strong
@@ -32,12 +41,12 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from . import cards
-from .report.designs import focal_policies, swap_pairs
-from .report.markdown import estimate_columns
-from .report.runner import Runner, make_config
-from .rules import Rules
-from .stats import Estimate, mean_interval, paired_difference, proportion, ratio_root
+from .. import cards
+from ..rules import Rules
+from ..stats import Estimate, mean_interval, paired_difference, proportion, ratio_root
+from ..tables import estimate_columns
+from .designs import focal_policies, swap_pairs
+from .runner import Runner, make_config
 
 RANKS = cards.RANK_NAMES  # A, 2, ..., K
 #: Where --precision starts, and the most games one cell may take with it.
@@ -48,7 +57,7 @@ MAX_PRECISION_GAMES = 2_000_000
 def check_ranks(text: str | Iterable[str]) -> list[str]:
     """Rank names from ``"8"``, ``"8,A"`` or ``"all"`` (every rank), in rank order; a
     :class:`~vandatta_sim.simulate.SimulationError` names what is allowed."""
-    from .simulate import SimulationError
+    from ..simulate import SimulationError
 
     parts = text.split(",") if isinstance(text, str) else list(text)
     if [p.strip().lower() for p in parts] == ["all"]:
@@ -66,7 +75,7 @@ def check_ranks(text: str | Iterable[str]) -> list[str]:
 
 def check_scales(text: str | Iterable[str]) -> list[str]:
     """Scale names from ``"base,hundred"``; a SimulationError names what is allowed."""
-    from .simulate import SimulationError
+    from ..simulate import SimulationError
 
     parts = text.split(",") if isinstance(text, str) else list(text)
     out = []
@@ -112,17 +121,46 @@ def pairing_correlation(x, y) -> float:
     return float(np.corrcoef(x, y)[0, 1])
 
 
-def break_even(pairs_face: pd.DataFrame, pairs_other: pd.DataFrame, face: int,
-               other: int) -> tuple[Estimate, Estimate]:
-    """The per-game line Δ points(v) = a + b·v through two scores of the rank (same games,
-    play held fixed) and its root: returns (``b``'s mean with interval = extra points per
-    point of face value, ``v*`` with a delta-method interval)."""
-    keep = pairs_face["swapped"].to_numpy() & pairs_other["swapped"].to_numpy()
-    d_face = (pairs_face["points_swap"] - pairs_face["points_base"]).to_numpy(np.float64)[keep]
-    d_other = (pairs_other["points_swap"] - pairs_other["points_base"]).to_numpy(np.float64)[keep]
+def ordinary_points(scale) -> float:
+    """The mean score of an ordinary card of a scale (ranks 2–7 and 9–K: every rank but the
+    specials, eight and ace): the unit a break-even score is compared in across scales."""
+    points = scale_points(scale)
+    return float(np.mean([points[RANKS.index(r)] for r in RANKS if r not in ("8", "A")]))
+
+
+def _lines(d_face: np.ndarray, d_other: np.ndarray, face: int, other: int):
+    """Per game, the line Δ(v) = a + b·v through the differences at two scores."""
     slope = (d_face - d_other) / (face - other)
-    intercept = d_face - slope * face
-    return mean_interval(slope), ratio_root(intercept, slope)
+    return d_face - slope * face, slope
+
+
+def break_even(pairs_face: pd.DataFrame, pairs_other: pd.DataFrame, face: int,
+               other: int) -> dict[str, Estimate]:
+    """The per-game lines through two scores of the rank (same games, play held fixed), and
+    their roots with Fieller's interval (:func:`vandatta_sim.stats.ratio_root`):
+
+    * ``slope``, ``break_even``: own penalty points, Δ points(v) = a + b·v, ``b`` being the
+      extra copies of the card left in the holder's hand when someone else goes out;
+    * ``standing_slope``, ``break_even_standing``: the holder's *standing*, own points minus
+      the mean of the other seats' points (the points that decide a match), whose line
+      counts the copies left in the opponents' hands too.
+    """
+    keep = pairs_face["swapped"].to_numpy() & pairs_other["swapped"].to_numpy()
+
+    def delta(pairs, column):
+        return (pairs[f"{column}_swap"] - pairs[f"{column}_base"]).to_numpy(np.float64)[keep]
+
+    own_a, own_b = _lines(delta(pairs_face, "points"), delta(pairs_other, "points"), face, other)
+    opp_a, opp_b = _lines(delta(pairs_face, "opponents"), delta(pairs_other, "opponents"),
+                          face, other)
+    return {"slope": mean_interval(own_b), "break_even": ratio_root(own_a, own_b),
+            "standing_slope": mean_interval(own_b - opp_b),
+            "break_even_standing": ratio_root(own_a - opp_a, own_b - opp_b)}
+
+
+def in_cards(est: Estimate, unit: float) -> Estimate:
+    """An estimate of a score in units of ``unit`` points (an ordinary card's score)."""
+    return Estimate(est.value / unit, est.low / unit, est.high / unit, est.n)
 
 
 @dataclass(frozen=True)
@@ -179,7 +217,11 @@ def card_value(rules: Rules, runner: Runner, *, ranks: Sequence[str] = ("8",),
     ``games``; matches only where ``rules.match`` is not single). Returns one tidy row per
     (scale, players, rank) with ``face``, ``n`` and value/low/high columns of ``win``,
     ``points``, ``base_win``, ``base_points``, ``possible``, and, as asked, ``slope``
-    (Δ points per point of face value) and ``break_even``, ``match_win``, ``match_base_win``,
+    (Δ points per point of face value) and ``break_even`` (Fieller's interval),
+    ``break_even_cards`` (in units of ``ordinary``, an ordinary card's mean score),
+    ``standing_slope``, ``break_even_standing`` and ``break_even_standing_cards`` (on own
+    points minus the mean opponent's), ``opponents`` (Δ mean points of the other seats) and
+    ``standing`` (Δ own − mean opponents' points), ``match_win``, ``match_base_win``,
     ``match_deals`` (mean deals per unswapped match); plus ``corr_win``, ``corr_points``,
     ``corr_match_win`` (pairing correlations), ``games`` and ``match_games`` played.
 
@@ -201,12 +243,15 @@ def card_value(rules: Rules, runner: Runner, *, ranks: Sequence[str] = ("8",),
     return pd.DataFrame(rows)
 
 
-def _seatings(players: int, policies, holder) -> list[tuple[int | None, object, int]]:
+def _seatings(players: int, policies, holder, per_seat: bool = False
+              ) -> list[tuple[int | None, object, int]]:
     """(focal seat, seat policies, seed offset) of each run of a table: one run with the focal
-    seat rotating (``game % players``) where every seat plays alike, else one run per focal
-    seat, the holder there and ``policies`` elsewhere, each on seed + seat."""
-    if holder is None or holder == policies:
+    seat rotating (``game % players``) where every seat plays alike (unless ``per_seat``),
+    else one run per focal seat, the holder there and ``policies`` elsewhere, each on
+    seed + seat."""
+    if not per_seat and (holder is None or holder == policies):
         return [(None, policies, 0)]
+    holder = policies if holder is None else holder
     return [(s, focal_policies(players, s, holder, policies), s) for s in range(players)]
 
 
@@ -266,11 +311,18 @@ def _table_rows(rules, runner, table: Table, ranks, policies, games, match_games
                    "base_win": proportion(int(p["win_base"].sum()), len(p)),
                    "base_points": mean_interval(p["points_base"]),
                    "possible": proportion(int(pairs[i]["swapped"].sum()), len(pairs[i]))}
+        effects["opponents"] = paired_difference(p["opponents_swap"], p["opponents_base"])
+        effects["standing"] = paired_difference(p["points_swap"] - p["opponents_swap"],
+                                                p["points_base"] - p["opponents_base"])
         row["corr_win"] = pairing_correlation(p["win_swap"], p["win_base"])
         row["corr_points"] = pairing_correlation(p["points_swap"], p["points_base"])
+        row["ordinary"] = ordinary_points(table.scale)
         if others is not None:
-            effects["slope"], effects["break_even"] = break_even(
-                pairs[i], others[i], face, second_score(face))
+            lines = break_even(pairs[i], others[i], face, second_score(face))
+            effects.update(lines)
+            effects["break_even_cards"] = in_cards(lines["break_even"], row["ordinary"])
+            effects["break_even_standing_cards"] = in_cards(lines["break_even_standing"],
+                                                            row["ordinary"])
         if mpairs is not None:
             mp = mpairs[i][mpairs[i]["swapped"]]
             effects["match_win"] = paired_difference(mp["win_swap"], mp["win_base"])
@@ -284,50 +336,40 @@ def _table_rows(rules, runner, table: Table, ranks, policies, games, match_games
     return rows
 
 
-def plot_card_value(table: pd.DataFrame, path: str) -> None:
-    """Write ``path`` (.png or .svg, atomically): one panel per measure (deal win, penalty
-    points, break-even face value, match win where measured) against the player count, a line
-    per (scale, rank) with 95% interval bars; the face values are marked on the break-even
-    panel."""
-    import matplotlib
+def effects_per_game(runner: Runner, rules: Rules, policies, rank: str, games: int,
+                     seed: int, holder: str | None = None) -> pd.DataFrame:
+    """The swap experiment's per-game effects at one table: ``seat`` (the focal seat),
+    ``game``, ``swapped`` and the focal seat's ``win``, ``points`` and ``standing`` (own points
+    minus the mean opponent's) differences, swap − as dealt.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    Without ``holder`` one run, the focal seat rotating (``game % players``), every seat
+    playing ``policies``. With ``holder`` (even one equal to ``policies``) one run per focal
+    seat on seed + seat, ``games`` each, the holder there and ``policies`` elsewhere, as
+    :func:`card_value` does. Two frames of the same design and seed pair game by game
+    (:func:`paired_effect_difference`): the same deal and the same focal seat."""
+    frames = []
+    for seat, seats, offset in _seatings(rules.players, policies, holder, per_seat=holder
+                                         is not None):
+        base, swapped = runner.run([make_config(rules, seats, swap_seat=seat),
+                                    make_config(rules, seats, swap=rank, swap_seat=seat)],
+                                   games, seed + offset)
+        p = swap_pairs(base, swapped, rules.players, seat)
+        points = (p["points_swap"] - p["points_base"]).to_numpy(np.float64)
+        frames.append(pd.DataFrame({
+            "seat": p["seat"].to_numpy(), "game": p["game"].to_numpy(),
+            "swapped": p["swapped"].to_numpy(bool),
+            "win": p["win_swap"].to_numpy(np.float64) - p["win_base"].to_numpy(np.float64),
+            "points": points,
+            "standing": points - (p["opponents_swap"]
+                                  - p["opponents_base"]).to_numpy(np.float64)}))
+    return pd.concat(frames, ignore_index=True)
 
-    from .paths import write_atomically
-    from .report.markdown import row_estimate
 
-    panels = [("win", "Δ P(win deal), percentage points", 100.0),
-              ("points", "Δ penalty points per deal", 1.0)]
-    if "break_even" in table.columns:
-        panels.append(("break_even", "break-even face value (points)", 1.0))
-    if "match_win" in table.columns:
-        panels.append(("match_win", "Δ P(win match), percentage points", 100.0))
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.8), squeeze=False)
-    groups = list(table.groupby(["scale", "rank"], sort=False))
-    for k, ((scale, rank), rows) in enumerate(groups):
-        x = rows["players"].to_numpy(np.float64) + (k - (len(groups) - 1) / 2) * 0.06
-        for ax, (name, _, factor) in zip(axes[0], panels):
-            est = [row_estimate(r, name) for _, r in rows.iterrows()]
-            v = np.array([e.value for e in est]) * factor
-            err = np.nan_to_num(np.vstack([v - np.array([e.low for e in est]) * factor,
-                                           np.array([e.high for e in est]) * factor - v]))
-            ax.errorbar(x, v, yerr=np.maximum(err, 0), fmt="o-", capsize=3, markersize=4,
-                        label=f"{scale}, rank {rank}", color=f"C{k % 10}")
-            if name == "break_even":
-                ax.plot(x, rows["face"], "_", markersize=14, color=f"C{k % 10}")
-    for ax, (name, label, _) in zip(axes[0], panels):
-        ax.axhline(0, color="black", linewidth=0.8)
-        ax.set_xlabel("players at the table")
-        ax.set_ylabel(label)
-        ax.set_xticks(sorted(table["players"].unique()))
-        ax.set_title(label.split(",")[0] + (" (dash: its face value)"
-                                             if name == "break_even" else ""))
-        ax.grid(alpha=0.3)
-    axes[0][0].legend(fontsize=8)
-    fig.suptitle("One more card of the rank: paired effect with 95% interval")
-    fig.tight_layout()
-    kind = path.rsplit(".", 1)[-1].lower()
-    metadata = {"Software": None} if kind == "png" else {"Date": None}
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, metadata=metadata), "--plot")
-    plt.close(fig)
+def paired_effect_difference(x: pd.DataFrame, y: pd.DataFrame, column: str = "win"
+                             ) -> Estimate:
+    """The effect in ``x`` minus the effect in ``y`` (frames of :func:`effects_per_game`),
+    paired by (focal seat, game) over the games where the exchange was possible in both."""
+    m = x.merge(y, on=["seat", "game"], suffixes=("_x", "_y"))
+    keep = (m["swapped_x"] & m["swapped_y"]).to_numpy()
+    return paired_difference(m[f"{column}_x"].to_numpy()[keep],
+                             m[f"{column}_y"].to_numpy()[keep])

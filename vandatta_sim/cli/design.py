@@ -1,0 +1,92 @@
+"""``vandatta-sim design SPEC.toml``: search the rule space for the house rules a table wants.
+
+A thin layer over :mod:`vandatta_sim.design`: the spec is checked in full before any game
+(one ``Error:`` line, exit 2, nothing written), the study runs (resumable), the finalists are
+measured again on fresh seeds, and the ranked table, the verdict, one rules file per finalist
+and the figure are written.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .interrupts import interrupts_end_the_run
+from .options import (check_store_path, json_option, store_option, sweep_threads_option,
+                      usage_errors)
+
+#: The folder for the rules files and the figure when --out is not given: DEFAULT_OUT/SPEC-STEM.
+DEFAULT_OUT = "design-out"
+
+
+@click.command("design")
+@click.argument("spec_file", metavar="SPEC.toml", type=click.Path(dir_okay=False))
+@store_option
+@click.option("--storage", metavar="URL",
+              help="Optuna storage of the study (an RDB URL such as sqlite:///study.db or "
+                   "postgresql://…, shared by several workers); default: SQLite in "
+                   "STORE/designs/.")
+@click.option("--out", "out_dir", metavar="DIR",
+              help=f"Folder for the rules files (rank-1.toml, …) and the figure (front.png); "
+                   f"default {DEFAULT_OUT}/SPEC-NAME.")
+@sweep_threads_option
+@click.option("--dry-run", is_flag=True,
+              help="Print the trials and games the design would run and a time estimate; "
+                   "play nothing, write nothing.")
+@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+@json_option
+def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_json):
+    """Search the free rule parameters of SPEC.toml for the rules that best meet its goals.
+
+    Each trial is one candidate rule set, played on the same deals as every other (one seed)
+    through the result store; the best candidates are measured again on fresh seeds before
+    they are reported. Rerun the same command after an interrupt to continue; a finished
+    design runs no new trials. Spec format: examples/README.md. Example:
+    vandatta-sim design examples/design-fair-two-player.toml
+    """
+    from ..design import SpecError, load_spec
+    from ..sweep import check_run_settings
+
+    try:
+        spec = load_spec(spec_file)
+    except SpecError as exc:
+        raise click.UsageError(str(exc)) from None
+    out = Path(out_dir) if out_dir is not None else Path(DEFAULT_OUT) / Path(spec_file).stem
+    with usage_errors():
+        check_run_settings(games=1, threads=threads)
+        if not dry_run:
+            check_store_path(store)
+            from ..paths import check_store_folder
+
+            check_store_folder(out, "--out")
+    if storage is not None and "://" not in storage:
+        raise click.UsageError(f"--storage {storage!r}: allowed: an RDB URL such as "
+                               "sqlite:///study.db or postgresql://user@host/db")
+    if dry_run:
+        from ..design.plan import dry_run_text
+
+        click.echo(dry_run_text(spec, store, storage, threads))
+        return
+    message = ("interrupted: the finished trials are stored in the study; run the same command "
+               "again to continue")
+    with interrupts_end_the_run(message):
+        _design(spec, store, storage, out, threads, quiet, as_json)
+
+
+def _design(spec, store, storage, out, threads, quiet, as_json):
+    from ..design.report import design_json, design_text, plot_design, write_rules_files
+    from ..design.search import run_design
+
+    log = None if quiet else (lambda line: click.echo(line, err=True))
+    result = run_design(spec, store=store, storage=storage, threads=threads, log=log)
+    files = write_rules_files(result, out)
+    figure = out / "front.png"
+    plot_design(result, figure)
+    if as_json:
+        click.echo(json.dumps(design_json(result, files) | {"figure": str(figure)}, indent=2,
+                              ensure_ascii=False))
+    else:
+        click.echo(design_text(result, files))
+        click.echo(f"figure: {figure}")

@@ -1,0 +1,299 @@
+"""The engine's numba extensions: the njit wrappers with the engine's options, the cache locator
+that stamps every engine kernel with a digest of all the engine's sources, unchecked arrays,
+llvm intrinsics, and the plain twins of the last two.
+
+Everything here leans on numba internals (the cache's locator list, array data models, llvm
+intrinsics), so it sits together under the numba pin in ``pyproject.toml``; each piece has a
+test that fails if a numba release changes what it relies on (``tests/test_engine.py``,
+``tests/test_kernel_cache.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import operator
+import os
+
+import numba
+import numpy as np
+from llvmlite import binding as llvm, ir
+from numba import types
+from numba.core import cgutils
+from numba.core.caching import (
+    CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator)
+from numba.core.imputils import impl_ret_borrowed, lower_builtin
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic, models, register_model
+
+from .layout import ONE
+
+
+# ================================================================================================
+# the cache locator: one stamp for every kernel of a package, a digest of all its sources
+# ================================================================================================
+# numba stamps a cached kernel with a hash of its own source file only, so a kernel would be
+# served stale after an edit in another file that is compiled into it (an inlined helper, a
+# constant, an intrinsic's codegen). A package whose kernels span files registers its folder
+# here; every kernel defined in a file of that folder is then stamped with a digest of all the
+# folder's .py files (and the extra files and the salt it names): an edit anywhere recompiles
+# every one of them. The salt also goes into the cache's file names, so that two builds of the
+# same sources (the plain kernel) keep a cache each instead of evicting each other.
+_STAMPED: dict[str, tuple[str, str]] = {}  # real folder path -> (stamp, salt)
+
+
+def _claim(py_file: str):
+    return _STAMPED.get(os.path.dirname(os.path.realpath(py_file)))
+
+
+class _SourcesStamp:
+    """The mixin for numba's locators: claims only the registered folders' functions."""
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if _claim(py_file) is None:
+            return None  # not ours: numba's own locators take it
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self):
+        return _claim(self._py_file)[0]
+
+    def get_disambiguator(self):
+        salt = _claim(self._py_file)[1]
+        return super().get_disambiguator() + (f"-{salt}" if salt else "")
+
+
+class _StampedUserProvided(_SourcesStamp, UserProvidedCacheLocator):
+    """NUMBA_CACHE_DIR (what the Makefile sets)."""
+
+
+class _StampedInTree(_SourcesStamp, InTreeCacheLocator):
+    """The package's own __pycache__."""
+
+
+class _StampedUserWide(_SourcesStamp, UserWideCacheLocator):
+    """The user's cache folder, where the package's is not writable."""
+
+
+def stamp_kernels_with_sources(folder: str, extra_files=(), salt: str = "") -> str:
+    """Stamp every cached kernel defined in a .py file of ``folder`` with a digest of all of
+    the folder's .py files, ``extra_files`` and ``salt``; returns the stamp. Call it before the
+    first kernel of the folder is decorated (numba makes a kernel's cache at decoration)."""
+    folder = os.path.realpath(folder)
+    paths = sorted(os.path.join(folder, name) for name in os.listdir(folder)
+                   if name.endswith(".py"))
+    digest = hashlib.sha256(salt.encode())
+    for path in [*paths, *(os.path.realpath(f) for f in extra_files)]:
+        with open(path, "rb") as source:
+            digest.update(os.path.basename(path).encode() + b"\0" + source.read() + b"\0")
+    _STAMPED[folder] = digest.hexdigest(), salt
+    ours = [_StampedUserProvided, _StampedInTree, _StampedUserWide]
+    if CacheImpl._locator_classes[:len(ours)] != ours:  # once (the list is numba's, shared)
+        CacheImpl._locator_classes[:0] = ours
+    return _STAMPED[folder][0]
+
+
+# VANDATTA_PLAIN_KERNEL=1 (read at import) swaps the low-level extensions (unchecked arrays,
+# llvm intrinsics: popcount, pdep, the 128-bit multiply, count-trailing-zeros) for plain numba
+# code that plays the same games more slowly: tests compare the two, so that a numba release
+# that breaks an extension is caught. The switch is part of the engine's cache stamp, so the
+# plain kernels are cached too, apart from the others.
+PLAIN_KERNEL = os.environ.get("VANDATTA_PLAIN_KERNEL", "").strip() not in ("", "0")
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# the engine's sources, and the two modules whose constants are frozen into its kernels
+ENGINE_STAMP = stamp_kernels_with_sources(
+    os.path.dirname(os.path.abspath(__file__)),
+    extra_files=[os.path.join(_PACKAGE, "cards.py"), os.path.join(_PACKAGE, "trace.py")],
+    salt="plain" if PLAIN_KERNEL else "")
+njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
+inline = functools.partial(njit, inline="always")
+
+
+# ================================================================================================
+# unchecked arrays: the state vectors without numba's negative-index wraparound
+# ================================================================================================
+class UncheckedArray(types.Array):
+    """A 1-D C-contiguous view of an array's memory: integer indexing skips numba's
+    negative-index wraparound, and the view is not reference-counted.
+
+    The kernels index their state vectors with computed offsets that are never negative; the
+    wraparound test numba adds to every such access (a compare and a select, and a register for
+    the length) cost 16% of the playing time (measured). Passing a reference-counted array to a
+    function that is not inlined costs two atomic operations per array (measured: about 150
+    cycles per call with four arrays). The view *borrows* the memory: whoever makes it keeps
+    the array alive for as long as the view is used (see ``_keep_alive``). Other operations are
+    the ordinary array's."""
+
+    def __init__(self, dtype):
+        super().__init__(dtype, 1, "C", name=f"unchecked({dtype})")
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        # derived arrays (slices, reshapes) are ordinary, reference-counted arrays
+        return types.Array(dtype or self.dtype, ndim or 1, layout or "C", readonly=bool(readonly))
+
+    @property
+    def key(self):
+        return "unchecked", self.dtype
+
+
+@register_model(UncheckedArray)
+class _BorrowedArrayModel(models.ArrayModel):
+    """The array's data model, with no meminfo for the reference counting to find."""
+
+    def traverse(self, builder):
+        return []
+
+    def contains_nrt_meminfo(self):
+        return False
+
+
+@intrinsic
+def _unchecked(typingctx, ary):
+    """View a 1-D C-contiguous array as an :class:`UncheckedArray` (the same memory)."""
+    if not (isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return UncheckedArray(ary.dtype)(ary), codegen
+
+
+@intrinsic
+def _keep_alive(typingctx, a, b):
+    """No code: a use of ``a`` and ``b`` that keeps them alive (unreleased) up to this point."""
+    def codegen(context, builder, signature, args):
+        return context.get_dummy_value()
+
+    return types.none(a, b), codegen
+
+
+def _item_pointer(context, builder, aryty, ary, idxty, idx):
+    data = context.make_array(aryty)(context, builder, ary).data
+    return builder.gep(data, [context.cast(builder, idx, idxty, types.intp)])
+
+
+@lower_builtin(operator.getitem, UncheckedArray, types.Integer)
+def _unchecked_getitem(context, builder, signature, args):
+    aryty, idxty = signature.args
+    ptr = _item_pointer(context, builder, aryty, args[0], idxty, args[1])
+    return context.unpack_value(builder, aryty.dtype, ptr)
+
+
+@lower_builtin(operator.setitem, UncheckedArray, types.Integer, types.Any)
+def _unchecked_setitem(context, builder, signature, args):
+    aryty, idxty, valty = signature.args
+    ptr = _item_pointer(context, builder, aryty, args[0], idxty, args[1])
+    context.pack_value(builder, aryty.dtype, context.cast(builder, args[2], valty, aryty.dtype),
+                       ptr)
+    return context.get_dummy_value()
+
+
+# ================================================================================================
+# llvm intrinsics: bit counts, the n-th set bit, the 128-bit multiply
+# ================================================================================================
+@intrinsic
+def _popcount(typingctx, x):
+    """llvm.ctpop: one instruction, where a Python-level bit loop would cost dozens."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.ctpop.i64")
+        return builder.call(fn, [args[0]])
+
+    return sig, codegen
+
+
+@inline
+def _low_bit(m):
+    return np.int64(trailing_zeros(m))
+
+
+@intrinsic
+def _pdep(typingctx, x, mask):
+    """x86 BMI2 parallel bit deposit: the low bits of x go to the set bits of mask."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.bmi.pdep.64")
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+# pdep finds the n-th set bit in 3 cycles where the CPU has a fast one (BMI2, but not AMD before
+# Zen 3, which microcodes it); numba compiles for, and caches per, the host CPU unless
+# NUMBA_CPU_NAME asks for portable code. Measured: 9% of the playing time of `random`, whose
+# every move picks the n-th legal card.
+FAST_PDEP = (not PLAIN_KERNEL and numba.config.CPU_NAME is None and bool(llvm.get_host_cpu_features().get("bmi2"))
+             and llvm.get_host_cpu_name() not in ("znver1", "znver2"))
+
+if FAST_PDEP:
+    @inline
+    def _nth_bit(m, n):
+        return np.int64(trailing_zeros(_pdep(ONE << np.uint64(n), m)))
+else:
+    @inline
+    def _nth_bit(m, n):
+        for _ in range(n):
+            m &= m - ONE
+        return np.int64(trailing_zeros(m))
+
+
+@intrinsic
+def _wymum(typingctx, a, b):
+    """wyhash's mum: the 128-bit product of a and b, its high and low halves xor-ed."""
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i128 = ir.IntType(128)
+        product = builder.mul(builder.zext(args[0], i128), builder.zext(args[1], i128))
+        high = builder.trunc(builder.lshr(product, ir.Constant(i128, 64)), ir.IntType(64))
+        return builder.xor(high, builder.trunc(product, ir.IntType(64)))
+
+    return sig, codegen
+
+
+if PLAIN_KERNEL:
+    M1, M2, M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
+                  np.uint64(0x0F0F0F0F0F0F0F0F))
+    H01 = np.uint64(0x0101010101010101)
+    U1, U2, U4, U32, U56 = (np.uint64(1), np.uint64(2), np.uint64(4), np.uint64(32),
+                            np.uint64(56))
+    LOW32 = np.uint64(0xFFFFFFFF)
+
+    @inline
+    def _unchecked(ary):  # noqa: F811 (the plain twin)
+        return ary
+
+    @inline
+    def _keep_alive(a, b):  # noqa: F811
+        return None
+
+    @inline
+    def _popcount(x):  # noqa: F811
+        x = x - ((x >> U1) & M1)
+        x = (x & M2) + ((x >> U2) & M2)
+        x = (x + (x >> U4)) & M4
+        return np.int64((x * H01) >> U56)
+
+    @inline
+    def _low_bit(m):  # noqa: F811
+        return _popcount((m & (~m + ONE)) - ONE)
+
+    @inline
+    def _nth_bit(m, n):  # noqa: F811
+        for _ in range(n):
+            m &= m - ONE
+        return _low_bit(m)
+
+    @inline
+    def _wymum(a, b):  # noqa: F811
+        a_lo, a_hi = a & LOW32, a >> U32
+        b_lo, b_hi = b & LOW32, b >> U32
+        ll, lh, hl, hh = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo, a_hi * b_hi
+        mid = (ll >> U32) + (lh & LOW32) + (hl & LOW32)
+        high = hh + (lh >> U32) + (hl >> U32) + (mid >> U32)
+        return high ^ (a * b)

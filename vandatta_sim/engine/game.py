@@ -1,0 +1,593 @@
+"""One deal under the rules: the talon and draws, what is legal, playing a card with all its
+effects, a move, a turn, the start card and the deal.
+
+The turn loop asks policies.py for every choice, and the search player's hook ``_search`` for a
+search seat's. The hook is declared here and compiled by ``search._search_nb`` (an overload),
+so this module never imports search.py: the package's ``__init__`` imports search.py before
+any kernel can compile (numba resolves the overload when it first compiles the turn loop).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import ACE, EIGHT, N_DECK_TYPES, N_SUITS, TWO
+from .layout import (
+    AA_COUNTER, AA_FORBIDDEN, ACES, ALL_SUITS, CAUSE_ACE, CAUSE_CALL, CAUSE_COUNTER,
+    CAUSE_DRAW, CAUSE_START_ACE, CAUSE_TWO, C_FORGET, C_POL, C_SCALE, C_SCRIPT, C_SCRIPT_LEN,
+    EFF_ACE, EFF_EIGHT, EFF_ORDINARY, EIGHTS, END_BLOCKED, END_CAPPED, END_WON, EV_BURY,
+    EV_CALL, EV_DEAL, EV_DRAW, EV_END_DEAL, EV_NAME_SUIT, EV_NEW_DEAL, EV_PASS, EV_PLAY,
+    EV_RESHUFFLE, EV_START, EV_SWAP, EV_TURN, G_DISCARD, G_LACKS, G_POINTS, G_TALON, HI, H_RNG,
+    H_SIZE, JK_DRAW_TWO, JK_REVERSE, JOKERS, ONE, ORDINARY, POL_KIND, POL_SEARCH, ROLLOUT_KIND,
+    R_ACE_DRAW, R_ACE_EXTRA, R_ACE_ON_ACE, R_ACE_ON_EIGHT, R_CALL_AT, R_CALL_PENALTY, R_DECKS,
+    R_DRAW_LIMIT, R_EIGHT_ON_ACE, R_EIGHT_ON_EIGHT, R_EIGHT_SAME, R_HAND, R_JOKERS,
+    R_JOKER_EFFECT, R_LAST_START_SUIT, R_MUST_PLAY, R_OUT_ON_SPECIAL, R_RESHUFFLES,
+    R_SPECIALS_DRAW, R_STACKING, R_START_ACE, R_START_EIGHT, R_TWO_DRAWS_TWO,
+    SA_ALL_BUT_DEALER, SA_BURY, SA_DEALER, SEARCH_ROLLOUT_SHIFT, SE_BURY, SE_DEALER,
+    S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS, S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT,
+    S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_START_SUIT, S_SUIT,
+    S_SWAPPED, S_TOP_JOKER, S_TURNS, TALON_SIZE, TURN_CAP, TWOS, ZERO)
+from ._numba import _low_bit, _nth_bit, _popcount, inline, njit
+from .primitives import (
+    MIX2, U11, _bit, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
+    _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
+    _note_reshuffle, _rand_below, _rank, _rank_mask, _seat, _seed_rng, _step, _suit,
+    _suit_count, _suit_mask)
+from .policies import (
+    NOT_COUNTED, NO_FORCE, _choose, _choose_stack, _choose_suit, _min_opponent_for)
+
+
+# ================================================================================================
+# talon and draws
+# ================================================================================================
+
+@inline
+def _take(G, H):
+    """Remove and return a uniformly random card of the talon (which must not be empty);
+    in a scripted deal, the top card (the end of the talon array)."""
+    nt = G[S_NT]
+    j = nt - 1 if G[S_SCRIPTED] else _rand_below(H, nt)
+    card = G[G_TALON + j]
+    G[G_TALON + j] = G[G_TALON + nt - 1]
+    G[S_NT] = nt - 1
+    return card
+
+
+@inline
+def _draw(C, G, H, tr, p, cause):
+    """Player p draws one card (reshuffling the discards if allowed); -1 if nothing to draw."""
+    if G[S_NT] == 0:
+        nd = G[S_ND]
+        if nd <= 1 or (C[R_RESHUFFLES] >= 0 and G[S_RESHUFFLES] >= C[R_RESHUFFLES]):
+            return -1
+        for k in range(nd - 1):
+            G[G_TALON + k] = G[G_DISCARD + k]
+        G[G_DISCARD + 0] = G[G_DISCARD + nd - 1]
+        G[S_ND] = 1
+        G[S_NT] = nd - 1
+        G[S_RESHUFFLES] += 1
+        _note_reshuffle(G, tr)
+        _emit(G, tr, EV_RESHUFFLE, -1, nd - 1, 0)
+    card = _take(G, H)
+    _hand_add(H, p, card)
+    _note_draw(G, tr, p)
+    G[S_DRAWS] += 1
+    _emit(G, tr, EV_DRAW, _seat(G, p), card, cause)
+    return card
+
+
+@inline
+def _draw_n(C, G, H, tr, p, n, cause):
+    got = 0
+    for _ in range(n):
+        if _draw(C, G, H, tr, p, cause) < 0:
+            break
+        got += 1
+    return got
+
+
+# ================================================================================================
+# legality
+# ================================================================================================
+@inline
+def _last_card_mask(C, G):
+    """Cards allowed to empty the hand (RULES: no special unless out_on_special; start suit)."""
+    m = ~ZERO
+    if not C[R_OUT_ON_SPECIAL]:
+        m = ORDINARY
+    if C[R_LAST_START_SUIT]:
+        m &= _suit_mask(G[S_START_SUIT])
+    return m
+
+
+@inline
+def _on_eight_mask(C, suit):
+    """Non-eight cards that may follow an eight-like top of ``suit``."""
+    m = _suit_mask(suit) & ORDINARY
+    if C[R_ACE_ON_EIGHT]:
+        m |= _suit_mask(suit) & ACES
+    return m
+
+
+@inline
+def _follow_ups(C, G, lo, count):
+    """Cards that could follow this player's own eight under eight_follow=same_player."""
+    f = lo & (ORDINARY | (ACES if C[R_ACE_ON_EIGHT] else ZERO))
+    if count == 2:  # eight + follow-up: the follow-up empties the hand
+        f &= _last_card_mask(C, G)
+    return f
+
+
+@inline
+def _on_top(C, G):
+    """Mask of the card types that the top of the pile accepts (before the hand's own limits)."""
+    eff = G[S_EFF]
+    suit = G[S_SUIT]
+    if eff == EFF_ORDINARY:
+        m = _suit_mask(suit) | _rank_mask(G[S_RANK]) | EIGHTS
+        if not G[S_TOP_JOKER]:
+            m |= JOKERS
+    elif eff == EFF_ACE:
+        m = _suit_mask(suit) & ORDINARY
+        if C[R_ACE_ON_ACE] != AA_FORBIDDEN:
+            m |= ACES
+        if C[R_EIGHT_ON_ACE]:
+            m |= EIGHTS
+    else:
+        m = _on_eight_mask(C, suit)
+        if C[R_EIGHT_ON_EIGHT]:
+            m |= EIGHTS
+    return m
+
+
+@inline
+def _legal(C, G, lo, count, on_top):
+    """Mask of the card types among ``on_top`` that hand ``lo`` (``count`` cards) may play."""
+    m = on_top & lo
+    if C[R_SPECIALS_DRAW] and (lo & ORDINARY) == ZERO:
+        return ZERO
+    if count == 1:
+        m &= _last_card_mask(C, G)
+    if C[R_EIGHT_SAME] and (m & EIGHTS) and not (count == 1 and C[R_OUT_ON_SPECIAL]):
+        if _follow_ups(C, G, lo, count) == ZERO:
+            m &= ~EIGHTS
+    return m
+
+
+# ================================================================================================
+# playing cards
+# ================================================================================================
+@inline
+def _set_top(G, card):
+    b = _bit(card)
+    G[S_TOP_JOKER] = 1 if b & JOKERS else 0
+    if b & JOKERS:
+        return
+    G[S_SUIT] = _suit(card)
+    G[S_RANK] = _rank(card)
+    G[S_EFF] = EFF_ACE if b & ACES else EFF_ORDINARY
+
+
+@inline
+def _place(C, G, H, tr, p, card):
+    """Move ``card`` from p's hand to the pile; returns the hand size left.
+    Emits PLAY and, when this card made a call due, CALL."""
+    before = _hand_count(H, p)
+    _hand_remove(H, p, card)
+    G[G_DISCARD + G[S_ND]] = card
+    G[S_ND] += 1
+    G[S_PLAYS] += 1
+    _emit(G, tr, EV_PLAY, _seat(G, p), card, 0)
+    if not _is_joker(card):
+        G[G_LACKS + p] &= ~(1 << _suit(card))
+    left = before - 1
+    _note_play(G, tr, p, card, left)
+    if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
+        threshold = C[C_FORGET + _seat(G, p)]
+        forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
+        if forgot:
+            G[S_CALL_FORGOT] = 1
+        _emit(G, tr, EV_CALL, _seat(G, p), 0 if forgot else 1, 0)
+    return left
+
+
+@njit
+def _ace_draws(C, G, H, tr, p, n):
+    """Every other player draws ace_draw cards, in the direction of play from the ace's player."""
+    q = p
+    for _ in range(1, n):
+        q = _step(q, G[S_DIR], n)
+        _draw_n(C, G, H, tr, q, C[R_ACE_DRAW], CAUSE_ACE)
+
+
+@inline
+def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
+    suit = G[S_FORCE_SUIT]  # the search player's choice, made with the card
+    if suit < 0 or not (allowed_suits >> suit) & 1:
+        suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
+    _note_named(G, H, tr, p, suit, allowed_suits, next_lacks)
+    G[S_EFF] = EFF_EIGHT
+    G[S_SUIT] = suit
+    _emit(G, tr, EV_NAME_SUIT, _seat(G, p), suit, 0)
+    return suit
+
+
+@inline
+def _stack_next(C, G, H, pol, p, rank):
+    """The next card p stacks on a card of ``rank`` it just played, or -1 to stop: the
+    policy's choice among the cards that the rules let it stack."""
+    if not C[R_STACKING] or G[S_NO_STACK]:
+        return -1
+    same = H[p] & _rank_mask(rank)
+    if same == ZERO:
+        return -1
+    rest = _hand_count(H, p)
+    if rest == 1 and not (same & _last_card_mask(C, G)):  # ``same`` is that one card
+        return -1
+    if rank == EIGHT and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
+        return -1  # an eight now would leave no follow-up card
+    return _choose_stack(H, pol, p, rank, same)
+
+
+@inline
+def _play_card(C, G, H, tr, pol, p, n, card):
+    """Play ``card`` (already known to be legal) with stacking, naming and all its effects.
+    Returns 2 if the hand is now empty, 1 if the player moves again (ace), else 0.
+    (Written as one loop with one call of each helper so that inlining stays small.)"""
+    nxt = _step(p, G[S_DIR], n)
+    while True:  # one round per card placed: stacked cards and an eight's follow-up too
+        if _place(C, G, H, tr, p, card) == 0:
+            return 2  # the deal ends at once; the card's effect no longer matters
+        rank = -1
+        name_suits = 0  # suits the player may name now (0: nothing to name)
+        follow = ZERO  # same-player follow-up cards after an eight
+        if _bit(card) & JOKERS:
+            G[S_TOP_JOKER] = 1  # the card under the joker stays in force for matching
+            effect = C[R_JOKER_EFFECT]
+            if effect == JK_REVERSE:
+                G[S_DIR] = -G[S_DIR]
+            elif effect == JK_DRAW_TWO:
+                G[S_DUTY_TWO] += 2
+            else:
+                name_suits = ALL_SUITS
+        else:
+            rank = _rank(card)
+            _set_top(G, card)
+            if rank == ACE:
+                if C[R_ACE_ON_ACE] == AA_COUNTER:
+                    G[S_DUTY_ACE] += C[R_ACE_DRAW]
+                else:
+                    _ace_draws(C, G, H, tr, p, n)
+            elif rank == TWO and C[R_TWO_DRAWS_TWO]:
+                G[S_DUTY_TWO] += 2
+            stacked = _stack_next(C, G, H, pol, p, rank)
+            if stacked >= 0:
+                card = stacked
+                continue
+            if rank == EIGHT:
+                name_suits = ALL_SUITS
+                if C[R_EIGHT_SAME]:
+                    follow = _follow_ups(C, G, H[p], _hand_count(H, p) + 1)
+                    name_suits = 0
+                    for s in range(N_SUITS):
+                        if follow & _suit_mask(s):
+                            name_suits |= 1 << s
+        if name_suits:
+            suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
+            if rank == EIGHT and C[R_EIGHT_SAME]:
+                card = _choose(C, G, H, pol, follow & _suit_mask(suit), False, p,
+                               _hand_count(H, p), G[G_LACKS + nxt], NOT_COUNTED)
+                continue  # the same player follows up in the named suit
+            return 0
+        if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
+            return 1
+        return 0
+
+
+# ================================================================================================
+# a move, a turn, a deal
+# ================================================================================================
+@inline
+def _move(C, G, H, tr, pol, p, n, forced):
+    """One move of player p: the card it plays from hand, or else it draws; returns the drawn
+    card if that one is to be played, or -1 after a pass. ``forced`` (a card, or -1 to draw)
+    replaces the policy's choice in a search player's playouts; NO_FORCE otherwise."""
+    count = _hand_count(H, p)
+    on_top = _on_top(C, G)  # the top does not change while p draws
+    m = _legal(C, G, H[p], count, on_top)
+    if forced != NO_FORCE:
+        card = forced
+    else:
+        nxt = _step(p, G[S_DIR], n)
+        min_opp = _min_opponent_for(H, pol, p, n)
+        card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                       min_opp)
+    if card >= 0:
+        _note_choice(G, H, tr, p, n, card, count)
+        return card
+    if m == ZERO:
+        G[G_LACKS + p] |= 1 << G[S_SUIT]  # seen by everyone: it could not follow this suit
+        _note_failure(C, G, tr, p, on_top, count)
+    drawn = 0
+    limit = C[R_DRAW_LIMIT]
+    while limit == 0 or drawn < limit:
+        card = _draw(C, G, H, tr, p, CAUSE_DRAW)
+        if card < 0:
+            break
+        drawn += 1
+        count += 1
+        if _legal(C, G, H[p], count, on_top & _bit(card)):  # only the drawn card may be played
+            return card
+    _emit(G, tr, EV_PASS, _seat(G, p), 0, 0)
+    return -1
+
+
+@inline
+def _duty_answers(C, G, H, p):
+    """The cards with which p may answer the pending duty (counter-aces or twos)."""
+    answers = H[p] & ACES if G[S_DUTY_ACE] > 0 else (H[p] & TWOS if C[R_TWO_DRAWS_TWO] else ZERO)
+    if _hand_count(H, p) == 1:
+        answers &= _last_card_mask(C, G)
+    if C[R_SPECIALS_DRAW] and (H[p] & ORDINARY) == ZERO:
+        answers = ZERO  # a hand of only specials has no legal play, not even an answer
+    return answers
+
+
+@njit
+def _answer_duty(C, G, H, tr, pol, p, n, forced):
+    """A pending counter-ace or two duty: the ace / two that answers it, or else p draws the
+    whole duty, passes, and -1 is returned. ``forced`` as for _move."""
+    answers = _duty_answers(C, G, H, p)
+    cause = CAUSE_COUNTER if G[S_DUTY_ACE] > 0 else CAUSE_TWO
+    count = _hand_count(H, p)
+    nxt = _step(p, G[S_DIR], n)
+    card = forced if forced != NO_FORCE else _choose(
+        C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], NOT_COUNTED)
+    if card >= 0:
+        return card
+    if answers == ZERO:
+        _note_failure(C, G, tr, p, ACES if G[S_DUTY_ACE] > 0 else (
+            TWOS if C[R_TWO_DRAWS_TWO] else ZERO), count)
+    duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
+    G[S_DUTY_ACE] = 0
+    G[S_DUTY_TWO] = 0
+    _draw_n(C, G, H, tr, p, duty, cause)
+    _emit(G, tr, EV_PASS, _seat(G, p), 0, 0)
+    return -1
+
+
+@inline
+def _hand_points(C, lo, hi):
+    total = 0
+    while lo:
+        total += C[C_SCALE + _low_bit(lo)]
+        lo &= lo - ONE
+    while hi:
+        total += C[C_SCALE + _low_bit(hi)]
+        hi &= hi - ONE
+    return total
+
+
+@njit
+def _swap_in(G, H, tr, q, rank):
+    """Swap experiment: exchange one of q's ordinary cards (of another rank) for a card of
+    ``rank`` from the talon. Uses random numbers of its own, so that the game's stream is where
+    it is in the unswapped game; later draws and choices part ways as soon as the two hands are
+    played differently (eight-value.md measures how much the paired games still share)."""
+    out_mask = H[q] & ORDINARY & ~_rank_mask(rank)
+    n_in = 0
+    for j in range(G[S_NT]):
+        if _rank(G[G_TALON + j]) == rank and not _is_joker(G[G_TALON + j]):
+            n_in += 1
+    if out_mask == ZERO or n_in == 0:
+        return
+    side = np.empty(H_SIZE, np.uint64)
+    _seed_rng(side, _mix64(H[H_RNG] ^ MIX2))
+    out_card = _nth_bit(out_mask, _rand_below(side, _popcount(out_mask)))
+    k = _rand_below(side, n_in)
+    for j in range(G[S_NT]):
+        if _rank(G[G_TALON + j]) == rank and not _is_joker(G[G_TALON + j]):
+            if k == 0:
+                in_card = G[G_TALON + j]
+                G[G_TALON + j] = out_card
+                _hand_remove(H, q, out_card)
+                _hand_add(H, q, in_card)
+                G[S_SWAPPED] = 1
+                _emit(G, tr, EV_SWAP, _seat(G, q), out_card, in_card)
+                return
+            k -= 1
+
+
+@njit
+def _start_card(C, G, H, tr, n):
+    card = _take(G, H)
+    _emit(G, tr, EV_START, -1, card, 0)
+    for _ in range(TALON_SIZE):
+        b = _bit(card)
+        bury = (b & JOKERS) or ((b & EIGHTS) and C[R_START_EIGHT] == SE_BURY) or (
+            (b & ACES) and C[R_START_ACE] == SA_BURY)
+        if not bury or G[S_NT] == 0:
+            break
+        again = _take(G, H)
+        if G[S_SCRIPTED]:  # a scripted pack is ordered: the buried card goes to the bottom
+            for j in range(G[S_NT], 0, -1):
+                G[G_TALON + j] = G[G_TALON + j - 1]
+            G[G_TALON] = card
+        else:  # back into the talon; draws take a random card anyway
+            G[G_TALON + G[S_NT]] = card
+        G[S_NT] += 1
+        _emit(G, tr, EV_BURY, -1, card, 0)
+        _emit(G, tr, EV_START, -1, again, 0)
+        card = again
+    G[G_DISCARD + 0] = card
+    G[S_ND] = 1
+    b = _bit(card)
+    if b & JOKERS:  # kept only when nothing else could be turned: clubs are in force
+        G[S_TOP_JOKER] = 1
+        G[S_EFF] = EFF_EIGHT
+        G[S_SUIT] = 0
+    else:
+        _set_top(G, card)
+        if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
+            namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
+            _name(G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
+        elif (b & ACES) and C[R_START_ACE] != SA_BURY:
+            mode = C[R_START_ACE]
+            first = n - 1 if mode == SA_DEALER else 0
+            last = n - 2 if mode == SA_ALL_BUT_DEALER else n - 1
+            for q in range(first, last + 1):
+                _draw_n(C, G, H, tr, q, C[R_ACE_DRAW],
+                        CAUSE_START_ACE)
+    G[S_START_SUIT] = G[S_SUIT]
+
+
+@njit
+def _script_talon(C, G):
+    """Order the talon so that the scripted cards come off the top first, in script order
+    (the rest of the pack follows in a fixed order). Used by scenario tests."""
+    nt = G[S_NT]
+    n_script = C[C_SCRIPT_LEN]
+    rest = nt
+    for i in range(n_script):  # move each scripted card to the end of the unscripted part
+        card = C[C_SCRIPT + i]
+        for j in range(rest):
+            if G[G_TALON + j] == card:
+                G[G_TALON + j] = G[G_TALON + rest - 1]
+                G[G_TALON + rest - 1] = card
+                rest -= 1
+                break
+    # script[0] now sits at the end of the array, the top of the talon, script[1] below it, …
+    G[S_SCRIPTED] = 1
+
+
+def _search(C, G, H, tr, p, n, duty):
+    """The search player's choice for the move p is about to make (an answer to a duty where
+    ``duty``): a card, -1 to draw or take the duty, or NO_FORCE where nothing is to be chosen;
+    it leaves its suit and stacking choice in G. Compiled by ``search._search_nb``."""
+
+
+@njit
+def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
+    """Turns from position p's on until the deal ends or ``max_turns`` turns are played: the
+    winner's position (-1 blocked, -2 capped), the END_* reason and the turns played.
+
+    With ``forced`` (not NO_FORCE) p's turn is under way: its first move is that choice (and
+    the suit and stacking in G[S_FORCE_SUIT], G[S_NO_STACK]), an answer to a duty when
+    ``first_duty``. That is how a search player's playout continues a decision it is weighing;
+    a deal starts with NO_FORCE. One function for both, compiled once per kind of trace."""
+    idle = 0
+    result = -2
+    reason = END_CAPPED
+    turns = 0
+    resume = forced != NO_FORCE
+    while turns < max_turns:
+        turns += 1
+        plays, draws = G[S_PLAYS], G[S_DRAWS]
+        pol = C[C_POL + _seat(G, p)]
+        if resume:
+            duty = first_duty != 0
+        else:
+            _emit(G, tr, EV_TURN, _seat(G, p), 0, 0)
+            G[S_CALL_FORGOT] = 0
+            duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
+        status = 1
+        while status == 1:  # an ace's extra turn is another move
+            move_pol = pol
+            if forced == NO_FORCE and (pol & POL_KIND) == POL_SEARCH:
+                forced = _search(C, G, H, tr, p, n, duty)
+                # what the search leaves open (all of the move, where it keeps its rollout
+                # policy's choice) its rollout policy decides
+                move_pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
+            if duty:
+                card = _answer_duty(C, G, H, tr, move_pol, p, n, forced)
+                duty = False
+            else:
+                card = _move(C, G, H, tr, move_pol, p, n, forced)
+            forced = NO_FORCE
+            status = _play_card(C, G, H, tr, move_pol, p, n, card) if card >= 0 else 0
+            G[S_FORCE_SUIT] = -1  # a search player's choices hold for the one move
+            G[S_NO_STACK] = 0
+        resume = False
+        if status == 2:
+            result = p
+            reason = END_WON
+            break
+        if G[S_CALL_FORGOT]:
+            _draw_n(C, G, H, tr, p, C[R_CALL_PENALTY],
+                    CAUSE_CALL)
+        idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
+        if idle >= n:
+            result = -1
+            reason = END_BLOCKED
+            break
+        p = _step(p, G[S_DIR], n)
+    return result, reason, turns
+
+
+# The playouts' turn loop: the same code under a dispatcher of its own. (Numba takes a call to a
+# dispatcher that is still being compiled for recursion and leaves it unlinked: a null call.)
+_playout_turns = njit(_turn_loop.py_func)
+
+
+@inline
+def _deal_hands(C, G, H, tr, n, deal_no):
+    """A new deal's pack and hands among the n seats of G_SEATS (förhand first, dealer last)."""
+    G[S_DEAL_NO] = deal_no
+    G[S_ND] = 0
+    G[S_DIR] = 1
+    G[S_DUTY_ACE] = 0
+    G[S_DUTY_TWO] = 0
+    G[S_TOP_JOKER] = 0
+    G[S_RESHUFFLES] = 0
+    G[S_PLAYS] = 0
+    G[S_DRAWS] = 0
+    G[S_FORCE_SUIT] = -1
+    G[S_NO_STACK] = 0
+    k = 0
+    for _ in range(C[R_DECKS]):
+        for c in range(N_DECK_TYPES):
+            G[G_TALON + k] = c
+            k += 1
+        for j in range(C[R_JOKERS]):
+            G[G_TALON + k] = N_DECK_TYPES + j  # the jokers' types follow the deck's
+            k += 1
+    G[S_NT] = k
+    G[S_SCRIPTED] = 0
+    if C[C_SCRIPT_LEN] > 0 and deal_no == 0:
+        _script_talon(C, G)
+    _emit(G, tr, EV_NEW_DEAL, _seat(G, n - 1), _seat(G, 0), deal_no)
+    for q in range(n):
+        H[q] = ZERO
+        H[HI + q] = ZERO
+        G[G_LACKS + q] = 0
+        _note_new_hand(G, tr, q)
+        for _ in range(C[R_HAND]):
+            card = _take(G, H)
+            _hand_add(H, q, card)
+            _emit(G, tr, EV_DEAL, _seat(G, q), card, 0)
+
+
+@inline
+def _hand_points_all(C, G, H, n):
+    """Each position's penalty points for the hand it holds, into G_POINTS."""
+    for q in range(n):
+        G[G_POINTS + q] = _hand_points(C, H[q], H[HI + q])
+
+
+@inline
+def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
+    """Play one deal among the n seats of G_SEATS (förhand first, dealer last).
+    Returns the winner's position, -1 if blocked, -2 if capped; fills G_POINTS."""
+    _deal_hands(C, G, H, tr, n, deal_no)
+    if swap_rank >= 0 and deal_no == 0:
+        _swap_in(G, H, tr, swap_pos, swap_rank)
+    if deal_no == 0:
+        for q in range(n):
+            eights[_seat(G, q)] = _suit_count(H, q, EIGHTS)
+            aces[_seat(G, q)] = _suit_count(H, q, ACES)
+    _start_card(C, G, H, tr, n)
+    result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0)
+    G[S_TURNS] = turns
+    _hand_points_all(C, G, H, n)
+    _emit(G, tr, EV_END_DEAL, _seat(G, result) if result >= 0 else -1, reason, 0)
+    return result

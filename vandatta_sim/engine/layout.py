@@ -1,0 +1,198 @@
+"""The engine's state layout and codes: limits, the offsets of the rule, constant and state
+vectors, the rules' and policies' codes and option bits, card masks, event codes.
+
+No numba here: ``simulate`` writes the vectors by these offsets, and the tests and docs read
+them, without importing a compiler. Every offset is built from ``MAX_SEATS``, ``TALON_SIZE``
+and ``N_TYPES``. The kernels freeze these numbers in when they compile; the engine's cache stamp
+covers this file, so an edit here recompiles them (see ``_numba.stamp_kernels_with_sources``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import (
+    ACE, EIGHT, JOKER_TYPES, N_DECK_TYPES, N_RANKS, N_SUITS, N_TYPES, TWO, make_card)
+from ..trace import DRAW_CAUSES, END_REASONS, Event
+
+# --- limits ------------------------------------------------------------------------------------
+TURN_CAP = 5000  # turns in one deal; a deal reaching it is flagged `capped`
+DEAL_CAP = 1000  # deals in one match
+MAX_SEATS = 10
+MAX_DECKS = 2
+TALON_SIZE = MAX_DECKS * N_TYPES  # the largest pack: two decks with both jokers
+BLOCK = 64  # games per parallel work item (results never depend on it)
+
+# --- rules vector layout (filled by simulate.kernel_rules) -----------------------------------
+(R_PLAYERS, R_DECKS, R_HAND, R_JOKERS, R_JOKER_EFFECT, R_START_EIGHT, R_START_ACE,
+ R_MUST_PLAY, R_STACKING, R_EIGHT_SAME, R_EIGHT_ON_ACE, R_EIGHT_ON_EIGHT, R_ACE_ON_EIGHT,
+ R_ACE_ON_ACE, R_ACE_DRAW, R_ACE_EXTRA, R_DRAW_LIMIT, R_SPECIALS_DRAW, R_OUT_ON_SPECIAL,
+ R_LAST_START_SUIT, R_TWO_DRAWS_TWO, R_CALL_AT, R_CALL_PENALTY, R_RESHUFFLES, R_MATCH_KIND,
+ R_MATCH_PARAM, R_ELIM_PASS, R_SIZE) = range(28)
+
+# the values of the rules with named choices, in the order of their codes (the kernel's numbers)
+JOKER_EFFECTS = ("reverse", "draw_two", "super_eight")
+START_EIGHT = ("bury", "dealer_names", "forehand_names")
+START_ACE = ("all_draw", "all_but_dealer_draw", "dealer_draws", "bury")
+ACE_ON_ACE = ("forbidden", "allowed", "counter")
+MATCH_KINDS = ("single", "deals", "elimination", "best_of")
+JK_REVERSE, JK_DRAW_TWO, JK_SUPER_EIGHT = 0, 1, 2
+SE_BURY, SE_DEALER, SE_FOREHAND = 0, 1, 2
+SA_ALL, SA_ALL_BUT_DEALER, SA_DEALER, SA_BURY = 0, 1, 2, 3
+AA_FORBIDDEN, AA_ALLOWED, AA_COUNTER = 0, 1, 2
+M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
+
+# --- the constant vector C: rules, then scale points, seat policies, seat forget thresholds ----
+C_SCALE = R_SIZE  # per card type: its points
+# per card type: the points the policies believe it costs (their penalty risk). Normally the
+# scale; an experiment that varies one card's score with play held fixed keeps this one.
+C_VALUE = C_SCALE + N_TYPES
+C_POL = C_VALUE + N_TYPES  # per seat: its policy (POL_*)
+C_FORGET = C_POL + MAX_SEATS  # per seat: probability * 2**53, compared with 53 random bits
+C_SCRIPT_LEN = C_FORGET + MAX_SEATS  # scripted deck for tests: number of cards, then the cards
+C_SCRIPT = C_SCRIPT_LEN + 1
+C_SIZE = C_SCRIPT + TALON_SIZE
+
+# --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays -------
+(S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
+ S_START_SUIT, S_PLAYS, S_DRAWS, S_NEV, S_CALL_FORGOT, S_TURNS, S_SWAPPED, S_SCRIPTED,
+ S_FORCE_SUIT, S_NO_STACK, S_DEAL_NO, S_SIZE) = range(22)
+# S_FORCE_SUIT / S_NO_STACK: the search player's choice for the move it is making (the suit an
+# eight names, whether to stop stacking); -1 / 0 when no choice is forced. S_DEAL_NO: the
+# match's deal under way (0 first), for a playout that plays the match on.
+G_TALON = S_SIZE
+G_DISCARD = G_TALON + TALON_SIZE
+G_LACKS = G_DISCARD + TALON_SIZE  # per position: bit s = has shown it cannot follow suit s
+G_SEATS = G_LACKS + MAX_SEATS  # per position (0 = förhand): the absolute seat
+G_ACTIVE = G_SEATS + MAX_SEATS  # per seat: still in the match
+G_TOTALS = G_ACTIVE + MAX_SEATS  # per seat: match points
+G_WINS = G_TOTALS + MAX_SEATS  # per seat: deals won
+G_POINTS = G_WINS + MAX_SEATS  # per position: points of the deal just played
+G_PLAY_SIZE = G_POINTS + MAX_SEATS  # the part of G a search playout copies and plays on
+# The public bookkeeping (worlds.py; kept by real games only, read by a search seat's worlds,
+# never by a playout or a policy): per position, what its failed plays have shown about its
+# hand. "At least G_STRONG_N cards avoid the card types of mask G_STRONG, and at least G_WIDE_N
+# (of which those) avoid G_WIDE" (G_STRONG includes G_WIDE). G_RESHUFFLED: per card type, its
+# copies in the talon as rebuilt at the last reshuffle (valid where S_RESHUFFLES > 0).
+G_STRONG = G_PLAY_SIZE
+G_STRONG_N = G_STRONG + MAX_SEATS
+G_WIDE = G_STRONG_N + MAX_SEATS
+G_WIDE_N = G_WIDE + MAX_SEATS
+G_RESHUFFLED = G_WIDE_N + MAX_SEATS
+# For beliefs=weighted, per position: its last CHOICES_KEPT moves from the hand as its policy
+# made them since it last drew (G_CHOICES_N of them, oldest first), each CHOICE_FIELDS numbers:
+# the card, the top it was played on (eff | suit << 2 | rank << 4 | joker << 8 | reshuffles
+# << 9), its hand size then, the suits the next player lacked, the smallest opponent hand; the
+# suit it named last (-1: none, or a draw since), the suits it might name (| the next player's
+# lacks << 4) and its hand size after naming.
+CHOICES_KEPT = 3
+CHOICE_FIELDS = 5
+G_CHOICES_N = G_RESHUFFLED + N_TYPES
+G_CHOICES = G_CHOICES_N + MAX_SEATS
+G_NAMED = G_CHOICES + MAX_SEATS * CHOICES_KEPT * CHOICE_FIELDS
+G_NAMED_ALLOWED = G_NAMED + MAX_SEATS
+G_NAMED_COUNT = G_NAMED_ALLOWED + MAX_SEATS
+G_SIZE = G_NAMED_COUNT + MAX_SEATS
+
+# --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
+HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two copies" mask
+H_RNG = 2 * MAX_SEATS
+H_AHEAD = H_RNG + 1  # the stream's next output, computed one call ahead
+H_SIZE = H_AHEAD + 1
+
+EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
+
+# --- policies: to add one, add its name here and its branches in policies.py -----------------
+POLICIES = ("random", "greedy", "expert", "eight-dumper", "search")
+POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER, POL_SEARCH = range(len(POLICIES))
+# A seat's policy code is its POL_* number plus its options' bits; a decision reads the kind as
+# ``pol & POL_KIND`` and an option as ``pol & OPT_*``. The options each policy accepts: name ->
+# allowed values (the first is the default), and the bits each value sets.
+POL_KIND = 7
+OPT_EIGHTS_DUMP = 8  # expert:eights=dump: the expert, except that it plays an eight when it may
+# expert:eights=K: the expert, except that it plays an eight whenever one is legal once its hand
+# has at most K cards (a timing study between hold and dump); K sits in these bits
+EIGHTS_AT_SHIFT = 4
+EIGHTS_AT_MAX = 15
+# search: determinized Monte Carlo (see search.py). Its options: budget (worlds per option per
+# decision), the rollout policy that plays every seat in the playouts, the objective (win the
+# deal, fewest points, or win the match: its playouts then play the rest of the match), the
+# margin, the beliefs its worlds are dealt with and how the budget is allocated.
+SEARCH_ROLLOUT_SHIFT = 3  # 2 bits: the rollout policy's POL_* (random … eight-dumper)
+ROLLOUT_KIND = 3
+OPT_SEARCH_POINTS = 1 << 5  # objective=points
+SEARCH_MARGIN_SHIFT = 6  # 2 bits: standard errors an option must lead the rollout move by
+SEARCH_BUDGET_SHIFT = 8  # 16 bits
+OPT_SEARCH_MATCH = 1 << 24  # objective=match
+SEARCH_BELIEFS_SHIFT = 25  # 2 bits: the worlds' beliefs (BELIEFS_*, see worlds.py)
+BELIEFS_PUBLIC, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_WEIGHTED = 0, 1, 2, 3
+OPT_SEARCH_FLAT = 1 << 27  # alloc=flat: every option in every world (no racing)
+SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
+POLICY_OPTIONS = {
+    "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
+        str(k): k << EIGHTS_AT_SHIFT for k in range(1, EIGHTS_AT_MAX + 1)}}},
+    "search": {
+        "budget": {str(b): b << SEARCH_BUDGET_SHIFT for b in SEARCH_BUDGETS},
+        "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
+                    for name in ("expert", "greedy", "random", "eight-dumper")},
+        "objective": {"win": 0, "points": OPT_SEARCH_POINTS, "match": OPT_SEARCH_MATCH},
+        "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)},
+        # oracle is a cheat (it sees the true hands): a diagnostic ceiling, never a player
+        "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
+                    "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
+                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT,
+                    "weighted": BELIEFS_WEIGHTED << SEARCH_BELIEFS_SHIFT},
+        "alloc": {"race": 0, "flat": OPT_SEARCH_FLAT}},
+}
+ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
+# A deal whose talon has been rebuilt from the discards this often is dragging: the expert stops
+# feeding cards to the table with aces (see policies._expert_pick)
+DRAGGING_RESHUFFLES = 2
+
+# --- cards -------------------------------------------------------------------------------------
+# A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).
+SUIT_BITS = 2
+assert 1 << SUIT_BITS == N_SUITS, "the kernel takes suit and rank apart with bit operations"
+SUIT_OF = N_SUITS - 1  # card & SUIT_OF is its suit
+ALL_SUITS = (1 << N_SUITS) - 1  # a set of suits has bit s for suit s
+ONE = np.uint64(1)
+ZERO = np.uint64(0)
+assert N_TYPES <= 64, "a hand is a 64-bit mask of card types"
+
+
+def _mask(cards) -> np.uint64:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return np.uint64(m)
+
+
+def _rank_cards(rank) -> np.uint64:
+    return _mask(make_card(rank, s) for s in range(N_SUITS))
+
+
+CLUBS = _mask(make_card(r, 0) for r in range(N_RANKS))  # suit s is CLUBS << s
+RANK_ZERO = _rank_cards(0)  # rank r is RANK_ZERO << (N_SUITS * r)
+ACES = _rank_cards(ACE)
+TWOS = _rank_cards(TWO)
+EIGHTS = _rank_cards(EIGHT)
+JOKERS = _mask(JOKER_TYPES)
+ORDINARY = _mask(range(N_DECK_TYPES)) & ~ACES & ~EIGHTS
+
+
+# event codes, draw causes and deal ends as plain ints for the kernels (the trace's own numbers)
+EV_NEW_DEAL, EV_DEAL, EV_START, EV_BURY, EV_TURN, EV_PLAY, EV_NAME_SUIT, EV_DRAW, EV_PASS = (
+    int(Event.NEW_DEAL), int(Event.DEAL), int(Event.START), int(Event.BURY), int(Event.TURN),
+    int(Event.PLAY), int(Event.NAME_SUIT), int(Event.DRAW), int(Event.PASS))
+EV_RESHUFFLE, EV_CALL, EV_END_DEAL, EV_SCORE, EV_ELIMINATED, EV_END_MATCH, EV_SWAP = (
+    int(Event.RESHUFFLE), int(Event.CALL), int(Event.END_DEAL), int(Event.SCORE),
+    int(Event.ELIMINATED), int(Event.END_MATCH), int(Event.SWAP))
+EV_ESTIMATE = int(Event.ESTIMATE)
+CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = (
+    DRAW_CAUSES.index(cause) for cause in ("draw", "ace", "counter", "two", "call", "start_ace"))
+END_WON, END_BLOCKED, END_CAPPED = (END_REASONS.index(end) for end in ("won", "blocked", "capped"))
+
+
+# outcome columns of the per-game int64 table
+(O_WINNER, O_TURNS, O_PLAYS, O_DRAWS, O_RESHUFFLES, O_BLOCKED, O_CAPPED, O_DEALS, O_SWAPPED,
+ O_FIRST_WINNER, O_EVENTS, O_SIZE) = range(12)

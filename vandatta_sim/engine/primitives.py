@@ -1,0 +1,217 @@
+"""The kernels' inline primitives: card bits, the game's random stream, hands as masks, and the
+recording of one trace event.
+
+Every other kernel module builds on these; all are ``inline="always"`` (compiled into each
+caller), so they cost no call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.extending import overload
+
+from ..cards import N_DECK_TYPES, N_SUITS
+from .layout import CLUBS, G_SEATS, HI, H_AHEAD, H_RNG, ONE, RANK_ZERO, SUIT_BITS, SUIT_OF, S_NEV
+from ._numba import _popcount, _wymum, inline, njit
+
+# ================================================================================================
+# card bits
+# ================================================================================================
+@inline
+def _bit(card):
+    return ONE << np.uint64(card)
+
+
+@inline
+def _suit_mask(suit):
+    return CLUBS << np.uint64(suit)
+
+
+@inline
+def _rank_mask(rank):
+    return RANK_ZERO << np.uint64(N_SUITS * rank)
+
+
+@inline
+def _suit(card):
+    return card & SUIT_OF
+
+
+@inline
+def _rank(card):
+    return card >> SUIT_BITS
+
+
+@inline
+def _is_joker(card):
+    return card >= N_DECK_TYPES
+
+
+# ================================================================================================
+# randomness
+# ================================================================================================
+# splitmix64 constants (seeding)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+U30, U27, U31, U32, U11 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32), np.uint64(11)
+LOW32 = np.uint64(0xFFFFFFFF)
+# wyrand constants (Wang Yi's wyhash)
+WY0 = np.uint64(0xA0761D6478BD642F)
+WY1 = np.uint64(0xE7037ED1A0B428DB)
+
+
+@inline
+def _mix64(z):
+    z = (z ^ (z >> U30)) * MIX1
+    z = (z ^ (z >> U27)) * MIX2
+    return z ^ (z >> U31)
+
+
+@njit
+def game_seed_nb(seed_key, game):
+    """The first state of game ``game``'s private stream: a hash of (seed, game index)."""
+    return _mix64(_mix64(np.uint64(seed_key) ^ (np.uint64(game) * GOLDEN)) + GOLDEN)
+
+
+@inline
+def _step(p, direction, n):
+    """The position after p in the direction of play (no division: it costs as much as a
+    whole turn's other arithmetic)."""
+    p += direction
+    if p >= n:
+        return p - n
+    if p < 0:
+        return p + n
+    return p
+
+
+@inline
+def _seat(G, p):
+    """The absolute seat at position p of the deal (0 = förhand)."""
+    return G[G_SEATS + p]
+
+
+@inline
+def _next_u64(H):
+    """The next output of the game's wyrand stream. It was computed by the previous call, so the
+    hashing runs while the caller uses the number, not before."""
+    value = H[H_AHEAD]
+    H[H_RNG] += WY0
+    H[H_AHEAD] = _wyrand(H[H_RNG])
+    return value
+
+
+@inline
+def _wyrand(state):
+    """The output that follows ``state`` (which the stream then advances to)."""
+    state += WY0
+    return _wymum(state, state ^ WY1)
+
+
+@inline
+def _seed_rng(H, state):
+    H[H_RNG] = state
+    H[H_AHEAD] = _wyrand(state)
+
+
+@inline
+def _rand_below(H, n):
+    """Uniform integer in [0, n), exact (Lemire's multiply-and-reject)."""
+    un = np.uint64(n)
+    m = (_next_u64(H) >> U32) * un
+    if (m & LOW32) < un:
+        t = (LOW32 + ONE - un) % un
+        while (m & LOW32) < t:
+            m = (_next_u64(H) >> U32) * un
+    return np.int64(m >> U32)
+
+
+# ================================================================================================
+# hands, trace
+# ================================================================================================
+@inline
+def _hand_add(H, p, card):
+    b = _bit(card)
+    if H[p] & b:
+        H[HI + p] |= b
+    else:
+        H[p] |= b
+
+
+@inline
+def _hand_remove(H, p, card):
+    b = _bit(card)
+    if H[HI + p] & b:
+        H[HI + p] &= ~b
+    else:
+        H[p] &= ~b
+
+
+@inline
+def _hand_count(H, p):
+    return _popcount(H[p]) + _popcount(H[HI + p])
+
+
+@inline
+def _suit_count(H, p, mask):
+    return _popcount(H[p] & mask) + _popcount(H[HI + p] & mask)
+
+
+def _emit(G, tr, kind, seat, a, b):
+    """Record one event (kind, seat, a, b) in the trace ``tr``; compiled by ``_emit_nb``."""
+
+
+@overload(_emit, inline="always")
+def _emit_nb(G, tr, kind, seat, a, b):
+    """Records only when ``tr`` has rows: every batch run passes a trace of zero rows, so that
+    ``simulate`` and ``play`` share one compiled kernel (a second, tracing kernel compiled for
+    minutes on the first ``play``); the test of the row count is the same at every event, and
+    predicted right. A search player's playouts pass a 1-D dummy: no trace code at all."""
+    if tr.ndim != 2:
+        return lambda G, tr, kind, seat, a, b: None
+
+    def record(G, tr, kind, seat, a, b):
+        if tr.shape[0] != 0:
+            k = G[S_NEV]
+            if k < tr.shape[0]:
+                tr[k, 0] = kind
+                tr[k, 1] = seat
+                tr[k, 2] = a
+                tr[k, 3] = b
+            G[S_NEV] = k + 1
+    return record
+
+
+# --- the public bookkeeping's hooks: what everyone has seen of each hand ------------------------
+# Declared here and compiled by overloads in worlds.py (which the package imports before any
+# kernel compiles): there they record, in real games only, into G's fields of their own (see
+# layout.G_PLAY_SIZE) what a search seat's worlds read; in a playout (a 1-D trace) they are no
+# code at all. No policy reads these fields, so they change no game.
+def _note_play(G, tr, p, card, left):
+    """Position p played ``card`` from its hand and holds ``left`` cards."""
+
+
+def _note_failure(C, G, tr, p, shown, count):
+    """Position p, holding ``count`` cards, could not play: none of them is of the types of
+    ``shown`` (what would have been playable), with the rules' exceptions (worlds.py)."""
+
+
+def _note_reshuffle(G, tr):
+    """The talon was just rebuilt from the discards: its composition is public."""
+
+
+def _note_new_hand(G, tr, q):
+    """A new deal: nothing is known about q's hand yet."""
+
+
+def _note_draw(G, tr, p):
+    """p drew a card it has not shown: its earlier choices no longer tell about its hand."""
+
+
+def _note_choice(G, H, tr, p, n, card, count):
+    """p, holding ``count`` cards, plays ``card`` from its hand by its choice (or its search's)."""
+
+
+def _note_named(G, H, tr, p, suit, allowed, next_lacks):
+    """p names ``suit`` of ``allowed`` (the next player lacking ``next_lacks``)."""

@@ -1,0 +1,204 @@
+"""The catalogue of stored runs: what tells one configuration in a store from another.
+
+One row per stored configuration, read from its ``provenance.json``: when it was last updated,
+its key, kind (``sweep``, ``value``, ``report``), the command that made it, the rules as
+changes from ``standard`` (with the rules file they came from), scale, swapped rank, players,
+policies, the configuration's label and the user's. Runs stored before these fields were
+recorded get their kind from their command and their changes from their full rules, so old
+stores read the same way. :func:`select` filters rows by kind, ``field=value`` and date;
+:func:`resolve_key` is the one reading of a key prefix.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from ..rules import Rules
+from ..store import Store
+from .config import SweepError
+from .provenance import KINDS
+
+#: The fields of a catalogue row, in the order ``results list`` shows them.
+FIELDS = ("updated", "key", "kind", "games", "chunks", "seed", "match", "players", "scale",
+          "swap", "policies", "changes", "engine_version", "label", "user_label", "command")
+
+
+def resolve_key(keys: list[str], given: str, store: str) -> str:
+    """The key of ``keys`` that ``given`` names exactly or as a unique prefix; a one-line
+    :class:`SweepError` otherwise (``ambiguous prefix: N keys match …`` or no such key)."""
+    if given in keys:
+        return given
+    matches = [k for k in keys if k.startswith(given)] if given else []
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        shown = ", ".join(matches[:10]) + (", …" if len(matches) > 10 else "")
+        raise SweepError(f"ambiguous prefix: {len(matches)} keys match {given[:40]!r} in "
+                         f"{store}: {shown}; give more of the key")
+    raise SweepError(f"no configuration {given[:40]!r} in {store}; see `vandatta-sim results "
+                     f"list --store {store}`")
+
+
+def infer_kind(provenance: dict) -> str:
+    """The run's kind as recorded, or for runs stored before kinds were recorded, read from
+    the command that made them."""
+    if provenance.get("kind") in KINDS:
+        return provenance["kind"]
+    words = str(provenance.get("command") or "").split()
+    if "value" in words[1:3]:
+        return "value"
+    if any(w.startswith("analyses/") or w.endswith(".py") for w in words[:3]):
+        return "report"
+    return "sweep"
+
+
+def rule_changes(provenance: dict) -> dict:
+    """The rules as changes from ``standard`` (the defaults): recorded, or worked out from the
+    full rules of an older record."""
+    if isinstance(provenance.get("changes"), dict):
+        return provenance["changes"]
+    rules = provenance.get("rules")
+    if not isinstance(rules, dict):
+        return {}
+    standard = Rules().canonical()
+    return {k: v for k, v in rules.items() if k in standard and standard[k] != v}
+
+
+def value_text(value) -> str:
+    """A recorded value as people write it: booleans as in TOML, lists without brackets, and
+    nothing (never ``None``) for an unset field."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ",".join(value_text(v) for v in value)
+    return str(value)
+
+
+def changes_text(changes: dict, rules_file: str | None = None) -> str:
+    """``field=value, …`` (``standard`` when there are none), after the rules file's name."""
+    text = ", ".join(f"{k}={value_text(v)}" for k, v in changes.items()) or "standard"
+    return f"{rules_file}: {text}" if rules_file else text
+
+
+def policies_text(policies) -> str:
+    """Per-seat policies as ``all=expert`` or ``0=random 1=expert …``."""
+    if not isinstance(policies, list) or not policies:
+        return value_text(policies)
+    if len(set(policies)) == 1:
+        return f"all={policies[0]}"
+    return " ".join(f"{s}={p}" for s, p in enumerate(policies))
+
+
+def _updated(provenance: dict) -> str:
+    return str(provenance.get("updated") or provenance.get("created") or "")
+
+
+def row(store: Store, key: str) -> dict:
+    """The catalogue row of ``key`` (a damaged provenance gives a row with only the counts)."""
+    chunk_rows = store.chunk_rows(key)
+    try:
+        p = store.read_provenance(key)
+    except (KeyError, ValueError):
+        p = {}
+    return row_of(key, p) | {"games": sum(chunk_rows.values()), "chunks": len(chunk_rows)}
+
+
+def row_of(key: str, p: dict) -> dict:
+    """The catalogue row of ``key`` from its provenance ``p`` alone (games and chunks as the
+    provenance last recorded them)."""
+    scale = p.get("scale", (p.get("rules") or {}).get("scale"))
+    return {"updated": _updated(p), "key": key, "kind": infer_kind(p) if p else "",
+            "games": p.get("games_stored", 0), "chunks": p.get("chunks_stored", 0),
+            "seed": p.get("seed"),
+            "match": p.get("match"), "players": p.get("players"),
+            "scale": "custom" if isinstance(scale, list) else scale, "swap": p.get("swap"),
+            "swap_seat": p.get("swap_seat"), "policies": p.get("policies"),
+            "changes": rule_changes(p), "rules_file": p.get("rules_file"),
+            "engine_version": p.get("engine_version"), "label": p.get("label") or "",
+            "user_label": p.get("user_label") or "", "command": p.get("command") or ""}
+
+
+def catalogue(store: Store) -> list[dict]:
+    """Every stored configuration's row, oldest update first (newest last)."""
+    rows = [row(store, key) for key in store.keys()]
+    return sorted(rows, key=lambda r: (r["updated"], r["key"]))
+
+
+def _field_text(r: dict, field: str) -> str:
+    if field == "changes":
+        return changes_text(r["changes"], r["rules_file"])
+    if field == "policies":
+        return policies_text(r["policies"])
+    return value_text(r.get(field))
+
+
+def parse_where(texts) -> list[tuple[str, str]]:
+    """``field=value`` conditions (SweepError naming the allowed fields)."""
+    out = []
+    for text in texts:
+        field, sep, value = str(text).partition("=")
+        field = field.strip()
+        if not sep or field not in FIELDS:
+            raise SweepError(f"--where {str(text)[:60]!r} is not allowed; allowed: FIELD=VALUE "
+                             f"with FIELD one of {', '.join(FIELDS)}")
+        out.append((field, value.strip()))
+    return out
+
+
+def parse_since(text: str | None) -> str | None:
+    """A date (``2026-12-01``) or time (``2026-12-01T14:00``, UTC) as the ISO text that
+    recorded times compare with; SweepError otherwise."""
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(str(text).strip())
+    except ValueError:
+        raise SweepError(f"--since {str(text)[:40]!r} is not allowed; allowed: a date "
+                         "YYYY-MM-DD or a time YYYY-MM-DDTHH:MM (UTC)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def matches(r: dict, kind: str | None, where: list[tuple[str, str]], since: str | None) -> bool:
+    """Whether row ``r`` passes the filters: its kind, each ``field=value`` (the value equal
+    to the field as listed, or for changes, policies, label, user_label and command, a part
+    of it) and an update at or after ``since``."""
+    if kind is not None and r["kind"] != kind:
+        return False
+    if since is not None and not (r["updated"] and r["updated"] >= since):
+        return False
+    for field, value in where:
+        text = _field_text(r, field)
+        if field in ("changes", "policies", "label", "user_label", "command"):
+            if value.lower() not in text.lower():
+                return False
+        elif text != value:
+            return False
+    return True
+
+
+def select(store: Store, kind: str | None = None, where=(), since: str | None = None
+           ) -> list[dict]:
+    """The catalogue rows that pass :func:`matches`."""
+    conditions, after = parse_where(where), parse_since(since)
+    if kind is not None and kind not in KINDS:
+        raise SweepError(f"--kind {kind!r} is not allowed; allowed: {', '.join(KINDS)}")
+    return [r for r in catalogue(store) if matches(r, kind, conditions, after)]
+
+
+def list_cells(r: dict) -> list[str]:
+    """The cells of ``results list`` for row ``r``, in :data:`FIELDS` order without chunks,
+    engine version and the configuration label where a user label replaces it."""
+    swap = "" if r["swap"] is None else (
+        r["swap"] + ("" if r["swap_seat"] is None else f"@{r['swap_seat']}"))
+    return [r["updated"], r["key"], r["kind"], f"{int(r['games']):,}", value_text(r["seed"]),
+            value_text(r["match"]), value_text(r["players"]), value_text(r["scale"]), swap,
+            policies_text(r["policies"]), changes_text(r["changes"], r["rules_file"]),
+            r["user_label"] or r["label"], r["command"]]
+
+
+LIST_HEADER = ["updated", "key", "kind", "games", "seed", "match", "players", "scale", "swap",
+               "policies", "changes from standard", "label", "command"]
