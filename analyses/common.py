@@ -117,6 +117,8 @@ SEEDS = {
     "value_players": 8_310,
     "value_ranks": 8_320,
     "value_search": 8_301,  # the headline's seed: search and headline holders pair per deal
+    "house_deals": 8_301,   # the headline's seed: each rule's games pair with standard's
+    "house_traced": 8_301,  # the house-rule runs' seed: the traced deals are their first
     "timing_deals": 8_400,
     "timing_matches": 8_500,
     "variant_deals": 9_001,

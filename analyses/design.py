@@ -67,6 +67,8 @@ def section(ctx: common.Context, name: str) -> str:
         f"Spec: [`examples/{name}`](../examples/{name}). Free: {free}. Goals: "
         + "; ".join(g.words for g in spec.goals)
         + (" (one score: TPE)." if spec.mode != "pareto" else " (a Pareto front: NSGA-II)."),
+        "", f"Size: {spec.trials} trials of {spec.games:,} deals each, {spec.finalists} finalists "
+        f"of {spec.final_games:,}; seed {spec.seed}.",
         "", format_table(header, rows, "rrl" + "r" * (len(header) - 3)),
         how_measured(result), "",
         "The winner's curse, measured: the finalists' optimised goals at their trial and "
@@ -88,9 +90,8 @@ def main() -> None:
              "front). Every candidate is played on the same deals (one seed: common random "
              "numbers) through the result store; the best few are then measured again on "
              "seeds no trial used, because the best of many noisy measurements is flattered "
-             "by its own noise. Only those fresh measurements are reported. Size: each "
-             "example as its file says (40 trials of 4,000 deals, 3 finalists of 40,000), "
-             "a few minutes on 2 cores.", ""]
+             "by its own noise. Only those fresh measurements are reported. Each "
+             "example runs as its file says (its [search] section).", ""]
     for name in SPECS:
         parts.append(section(ctx, name))
     ctx.write("\n".join(parts))

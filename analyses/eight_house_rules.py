@@ -64,7 +64,7 @@ def variants() -> list[tuple[str, object]]:
 def measure(ctx, player: str) -> dict:
     """Per (scale, players): the standard's per-game effects, and per variant its effect and
     its paired change against the standard, with the base runs' deal length."""
-    games, seed = ctx.counts["house_deals"], ctx.seeds["value_deals"]
+    games, seed = ctx.counts["house_deals"], ctx.seeds["house_deals"]
     cells = {}
     for scale in SCALE_NAMES:
         for p in HOUSE_PLAYERS:
@@ -165,7 +165,7 @@ def mechanism(ctx, cells: dict, player: str) -> str:
     big = largest(cells)
     if not big:
         return ""
-    games, seed = ctx.counts["house_traced"], ctx.seeds["value_deals"]
+    games, seed = ctx.counts["house_traced"], ctx.seeds["house_traced"]
     builders = dict(variants())
     rows, lines = [], []
     first = {}  # the largest change of each rule, at most TRACED rules

@@ -60,7 +60,7 @@ def robustness(ctx, player: str) -> dict:
             rules = STANDARD.replace(scale=scale, players=p, match="single")
             ctx.log(f"stronger play on the same deals: {scale}, {p} players")
             head = player_for(player, scale, p)
-            n, seed = ctx.counts["value_search"], ctx.seeds["value_deals"]
+            n, seed = ctx.counts["value_search"], ctx.seeds["value_search"]
             # one run per focal seat (seed + seat), the holder there: the same deals twice
             mine = effects_per_game(ctx.runner, rules, head, "8", n, seed, holder=head)
             strong = effects_per_game(ctx.runner, rules, head, "8", n, seed, holder=STRONGEST)

@@ -168,7 +168,7 @@ def first_screen(ctx, values: pd.DataFrame, player: str, figure: str, rob: dict)
              f"every seat plays `{players}`; 95 % intervals; pp = percentage points, i.e. wins "
              "in 100):") + "\n\n"
         + format_table(["scale", "players", "deal wins (pp)", "match wins (pp)",
-                        "own points/deal"], rows, "lrrrr") + "\n"
+                        "own penalty points a deal (− fewer)"], rows, "lrrrr") + "\n"
         + "\n".join(family_line(values, s) for s in SCALE_NAMES) + "\n\n"
         + wrap("Counted over the deals where an eight is left in the talon to exchange "
                f"({share} players). The slow, stronger `search` was checked on the same deals "

@@ -102,7 +102,7 @@ def test_a_bad_spec_is_one_error_line_with_exit_2_and_nothing_written(tmp_path, 
     if "[[goals]]" not in body:
         text += GOAL
     spec = write_spec(tmp_path, text)
-    result = run("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out")
+    result = run("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out")
     assert result.exit_code == 2, result.output
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
@@ -135,7 +135,7 @@ def test_a_dry_run_plans_and_writes_nothing(tmp_path):
 
 def test_a_20_trial_search_ranks_writes_rules_files_and_a_rerun_runs_no_trials(tmp_path):
     spec = write_spec(tmp_path)
-    args = ("design", spec, "--store", tmp_path / "store", "--out", tmp_path / "out")
+    args = ("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out")
     start = time.perf_counter()
     first = run(*args)
     assert first.exit_code == 0, first.output
@@ -215,11 +215,12 @@ def test_kill_9_mid_way_and_rerun_gives_the_uninterrupted_table(tmp_path):
     spec_path = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 14"))
     spec = load_spec(spec_path)
     cli = [sys.executable, "-m", "vandatta_sim.cli", "design", str(spec_path), "--json",
-           "--quiet"]
-    whole = subprocess.run(cli + ["--store", str(tmp_path / "a"), "--out", str(tmp_path / "oa")],
-                           capture_output=True, text=True, check=True)
+           "--no-progress"]
+    whole = subprocess.run(cli + ["--store", str(tmp_path / "a"), "--out-dir",
+                                  str(tmp_path / "oa")], capture_output=True, text=True,
+                           check=True)
     db = tmp_path / "b" / "designs" / f"{spec.study_name()}.db"
-    proc = subprocess.Popen(cli + ["--store", str(tmp_path / "b"), "--out",
+    proc = subprocess.Popen(cli + ["--store", str(tmp_path / "b"), "--out-dir",
                                    str(tmp_path / "ob")], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     deadline = time.time() + 240
@@ -228,7 +229,7 @@ def test_kill_9_mid_way_and_rerun_gives_the_uninterrupted_table(tmp_path):
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert 0 < _complete_trials(db) < 14
-    resumed = subprocess.run(cli + ["--store", str(tmp_path / "b"), "--out",
+    resumed = subprocess.run(cli + ["--store", str(tmp_path / "b"), "--out-dir",
                                     str(tmp_path / "ob")], capture_output=True, text=True,
                              check=True)
     a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
@@ -272,3 +273,34 @@ def test_the_design_examples_run_with_a_small_budget(tmp_path, path):
 
 def test_there_are_two_design_examples():
     assert len(DESIGN_EXAMPLES) == 2
+
+
+def test_the_json_fields_are_the_documented_ones(tmp_path):
+    from test_columns_doc import documented
+
+    spec = write_spec(tmp_path, TWO_PARAMETERS.replace("trials = 20", "trials = 3"))
+    result = run("design", spec, "--store", tmp_path / "store", "--out-dir", tmp_path / "out",
+                 "--json", "--no-progress")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    finalist = data["finalists"][0]
+    fields = set(data) | set(finalist) | set(finalist["goals"][0])
+    assert fields - {"low", "high"} == documented("Design fields")
+
+
+def test_weights_make_one_score_and_no_weights_a_front():
+    two = ("[free]\nstacking = [false, true]\n"
+           "[[goals]]\nmeasure = 'deal_length'\naim = 'minimise'{w}\n"
+           "[[goals]]\nmeasure = 'first_player_advantage'\naim = 'minimise'{w}\n")
+    assert spec_of(two.format(w="")).mode == "pareto"
+    assert spec_of(two.format(w="\nweight = 2")).mode == "weighted"
+    assert spec_of(TWO_PARAMETERS).mode == "single"
+
+
+def test_a_custom_scale_can_be_free_and_its_rules_file_loads(tmp_path):
+    spec = spec_of('[free]\nscale = ["hundred", {base = "hundred", "8" = 25}]\n'
+                   '[fixed]\nset = ["match=single"]\n[table]\nplayers = 3\n' + GOAL)
+    (free,) = spec.free
+    assert free.values[0] == "hundred" and isinstance(free.values[1], tuple)
+    rules = spec.rules_for({"scale": free.values[1]}, 3)
+    assert rules.scale_points().max() >= 25

@@ -70,8 +70,47 @@ def normal_critical(confidence: float = 0.95) -> float:
     return float(NormalDist().inv_cdf(0.5 + confidence / 2))
 
 
+def _t_two_sided(t: float, df: int) -> float:
+    """P(|T| ≤ t) for Student's t with a whole number ``df`` of degrees of freedom: the
+    closed form of Abramowitz & Stegun 26.7.3–26.7.4 (a finite sum in cos θ, θ = atan(t/√df))."""
+    theta = math.atan(t / math.sqrt(df))
+    c2, s = math.cos(theta) ** 2, math.sin(theta)
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(2, df, 2):  # 1, (1/2)c², (1·3)/(2·4)c⁴, …
+            term *= c2 * (k - 1) / k
+            total += term
+        return s * total
+    if df == 1:
+        return 2 * theta / math.pi
+    term = total = math.cos(theta)
+    for k in range(3, df, 2):  # cos θ, (2/3)cos³θ, (2·4)/(1·3·5)… up to cos^(df-2)θ
+        term *= c2 * (k - 1) / k
+        total += term
+    return 2 * (theta + s * total) / math.pi
+
+
+@lru_cache(maxsize=256)
 def student_critical(confidence: float, df: float) -> float:
-    """Two-sided critical value of Student's t with ``df`` degrees of freedom."""
+    """Two-sided critical value of Student's t with ``df`` degrees of freedom.
+
+    For a whole ``df`` (every caller's ``n - 1``) it is found by bisection on the exact
+    closed-form distribution function, to the last bit (equal to scipy's ``t.ppf`` to about
+    1e-13), so that a small run needs no scipy at start-up; scipy answers other ``df``."""
+    if float(df).is_integer() and 1 <= df <= 10_000 and 0 < confidence < 1:
+        df = int(df)
+        low, high = 0.0, 1.0
+        while _t_two_sided(high, df) < confidence:
+            high *= 2
+        for _ in range(200):
+            mid = (low + high) / 2
+            if mid in (low, high):
+                break
+            if _t_two_sided(mid, df) < confidence:
+                low = mid
+            else:
+                high = mid
+        return high
     from scipy import stats as sp
 
     return float(sp.t.ppf(0.5 + confidence / 2, df))

@@ -14,10 +14,10 @@ from pathlib import Path
 import click
 
 from .interrupts import interrupts_end_the_run
-from .options import (check_store_path, json_option, store_option, sweep_threads_option,
-                      usage_errors)
+from .options import (check_store_path, dry_run_option, json_option, store_option,
+                      sweep_threads_option, usage_errors)
 
-#: The folder for the rules files and the figure when --out is not given: DEFAULT_OUT/SPEC-STEM.
+#: The folder for the rules files and the figure when --out-dir is not given: DEFAULT_OUT/SPEC-STEM.
 DEFAULT_OUT = "design-out"
 
 
@@ -28,16 +28,16 @@ DEFAULT_OUT = "design-out"
               help="Optuna storage of the study (an RDB URL such as sqlite:///study.db or "
                    "postgresql://…, shared by several workers); default: SQLite in "
                    "STORE/designs/.")
-@click.option("--out", "out_dir", metavar="DIR",
+@click.option("--out-dir", "out_dir", metavar="DIR",
               help=f"Folder for the rules files (rank-1.toml, …) and the figure (front.png); "
                    f"default {DEFAULT_OUT}/SPEC-NAME.")
 @sweep_threads_option
-@click.option("--dry-run", is_flag=True,
-              help="Print the trials and games the design would run and a time estimate; "
-                   "play nothing, write nothing.")
-@click.option("--quiet", is_flag=True, help="No progress lines on stderr.")
+# the shared flag (here: the trials and games still to run, with a time estimate)
+@dry_run_option
+@click.option("--no-progress", is_flag=True,
+              help="No progress lines (trial by trial, best so far) on stderr.")
 @json_option
-def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_json):
+def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, no_progress, as_json):
     """Search the free rule parameters of SPEC.toml for the rules that best meet its goals.
 
     Each trial is one candidate rule set, played on the same deals as every other (one seed)
@@ -60,7 +60,7 @@ def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_j
             check_store_path(store)
             from ..paths import check_store_folder
 
-            check_store_folder(out, "--out")
+            check_store_folder(out, "--out-dir")
     if storage is not None and "://" not in storage:
         raise click.UsageError(f"--storage {storage!r}: allowed: an RDB URL such as "
                                "sqlite:///study.db or postgresql://user@host/db")
@@ -72,14 +72,14 @@ def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, quiet, as_j
     message = ("interrupted: the finished trials are stored in the study; run the same command "
                "again to continue")
     with interrupts_end_the_run(message):
-        _design(spec, store, storage, out, threads, quiet, as_json)
+        _design(spec, store, storage, out, threads, no_progress, as_json)
 
 
-def _design(spec, store, storage, out, threads, quiet, as_json):
+def _design(spec, store, storage, out, threads, no_progress, as_json):
     from ..design.report import design_json, design_text, plot_design, write_rules_files
     from ..design.search import run_design
 
-    log = None if quiet else (lambda line: click.echo(line, err=True))
+    log = None if no_progress else (lambda line: click.echo(line, err=True))
     result = run_design(spec, store=store, storage=storage, threads=threads, log=log)
     files = write_rules_files(result, out)
     figure = out / "front.png"

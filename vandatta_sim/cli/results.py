@@ -62,8 +62,8 @@ def _resolve_key(s: Store, key: str, store: str) -> str:
 @json_option
 def results_list(kind, where, since, store, as_json):
     """One line per stored configuration, oldest first (newest last): when it was last updated,
-    key, kind (sweep, value, report), games, seed, match, players, scale, swapped rank (@seat
-    where one seat holds it), policies, the rules as changes from standard (after the rules
+    key, kind (sweep, value, report, design), games, seed, match, players, scale, swapped rank
+    (@seat where one seat holds it), policies, the rules as changes from standard (after the rules
     file's name), the label (yours from --label or `results label`, else the configuration's)
     and the command that made it."""
     s = _open(store)
@@ -142,8 +142,13 @@ def results_show(key, store, summary_file, as_json):
     text = show_text(key, provenance, stats)
     click.echo(text)
     if summary_file is not None:
-        _write_note(summary_file, f"Stored run {key}", catalogue.row_of(key, provenance),
-                    text, "", as_json)
+        from ..report.plain import single_verdict
+
+        row = catalogue.row_of(key, provenance)
+        unit = "deals" if provenance.get("match") == "single" else "matches"
+        verdict = single_verdict(stats, catalogue.policies_text(provenance.get("policies")),
+                                 unit)
+        _write_note(summary_file, f"Stored run {key}", row, text, verdict, as_json)
     _warn_capped(_one_row(key, provenance.get("label", ""), stats))
 
 

@@ -20,6 +20,7 @@ import pandas as pd
 
 from ..report.designs import skill_comparisons, swap_effects, swap_pairs
 from ..report.measures import forhand_advantage
+from ..report.plain import rounded
 from ..report.runner import Runner, make_config
 from ..rules import Rules
 from ..stats import Estimate, mean_interval, normal_critical
@@ -56,20 +57,25 @@ class Measure:
     def show(self, value: float) -> str:
         if not math.isfinite(value):
             return "n/a"
-        if self.kind == "share":
-            return f"{100 * value:.1f}%"
+        if self.kind == "share":  # a cap of 0.5% or 0.1% needs its decimals
+            digits = 1 if abs(value) >= 0.01 else 2 if abs(value) >= 0.001 else 3
+            return f"{100 * value:.{digits}f}%"
         if self.kind == "edge":
             return f"{100 * value:+.1f} pp"
         return f"{value:.1f}{' ' + self.unit if self.unit else ''}"
 
     def show_estimate(self, est: Estimate) -> str:
+        """``value [low, high]``, rounded to what the interval supports (the plain verdicts'
+        rule, :func:`vandatta_sim.report.plain.rounded`)."""
         if not math.isfinite(est.low):
             return self.show(est.value)
+        v, lo, hi = rounded(est.value, est.low, est.high, self.scale)
         if self.kind == "share":
-            return f"{100 * est.value:.1f}% [{100 * est.low:.1f}, {100 * est.high:.1f}]"
+            return f"{v}% [{lo}, {hi}]"
         if self.kind == "edge":
-            return f"{100 * est.value:+.1f} pp [{100 * est.low:+.1f}, {100 * est.high:+.1f}]"
-        return f"{est.value:.1f} [{est.low:.1f}, {est.high:.1f}]"
+            v, lo, hi = (x if x.startswith("-") else f"+{x}" for x in (v, lo, hi))
+            return f"{v} pp [{lo}, {hi}]"
+        return f"{v} [{lo}, {hi}]"
 
 
 _NAMED = {m.name: m for m in (

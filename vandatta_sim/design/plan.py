@@ -68,9 +68,10 @@ def dry_run_text(spec: DesignSpec, store, storage: str | None = None,
                 counts.append(left * g + spec.finalists * f)
         est = estimate_time(configs, counts, threads, games=500, budget_s=5.0)
         if est is not None:
-            lines.append(f"estimated time ≈ {format_seconds(est.seconds)} on {est.threads} "
-                         "thread(s) if no game is stored yet (timed on the free parameters' "
-                         "first values; rule sets differ in length)")
+            lines.append(f"estimated time ≈ {format_seconds(est.seconds)} of games on "
+                         f"{est.threads} thread(s) if none is stored yet (timed on the free "
+                         "parameters' first values; rule sets differ in length), plus the "
+                         "store's and optuna's bookkeeping, about 1 s per trial")
     return "\n".join(lines)
 
 

@@ -44,19 +44,30 @@ def changes_in_words(spec: DesignSpec, cand: Candidate) -> list[str]:
             f"{show_value(getattr(STANDARD, k))})" for k, v in _changes(spec, cand).items()]
 
 
-def _goal_cell(spec: DesignSpec, cand: Candidate, i: int, n: int) -> str:
-    goal, est = spec.goals[i], cand.estimates[n][i]
-    met = goal.met(est.value)
-    mark = "" if met is None else (" ok" if met else " MISSED")
-    return goal.measure_info.show_estimate(est) + mark
-
-
-def _goal_headers(spec: DesignSpec) -> list[tuple[int, int, str]]:
-    out = []
+def _measures(spec: DesignSpec) -> dict[str, list[int]]:
+    """Each measure the goals name, with the goals on it (two caps of one measure share it)."""
+    out: dict[str, list[int]] = {}
     for i, g in enumerate(spec.goals):
-        name = g.measure_info.words
+        out.setdefault(g.measure, []).append(i)
+    return out
+
+
+def _goal_cell(spec: DesignSpec, cand: Candidate, goals: list[int], n: int) -> str:
+    """The measure's fresh estimate, marked ``ok`` when every target or cap on it is met and
+    ``MISSED`` when one is not."""
+    est = cand.estimates[n][goals[0]]
+    met = [spec.goals[i].met(est.value) for i in goals]
+    judged = [m for m in met if m is not None]
+    mark = "" if not judged else (" ok" if all(judged) else " MISSED")
+    return spec.goals[goals[0]].measure_info.show_estimate(est) + mark
+
+
+def _goal_headers(spec: DesignSpec) -> list[tuple[list[int], int, str]]:
+    out = []
+    for goals in _measures(spec).values():
+        name = spec.goals[goals[0]].measure_info.words
         for n in spec.players:
-            out.append((i, n, name if len(spec.players) == 1 else f"{name} ({n}p)"))
+            out.append((goals, n, name if len(spec.players) == 1 else f"{name} ({n}p)"))
     return out
 
 
@@ -74,23 +85,39 @@ def ranked_rows(result: DesignResult) -> tuple[list[str], list[list[str]]]:
 
 
 def _goal_words(spec: DesignSpec, cand: Candidate) -> list[str]:
+    """Each measure's fresh estimate in words, with whether its targets and caps are met
+    (clearly: the whole interval inside the limits)."""
     out = []
-    for i, g in enumerate(spec.goals):
+    for goals in _measures(spec).values():
+        m = spec.goals[goals[0]].measure_info
         for n in spec.players:
-            est = cand.estimates[n][i]
+            est = cand.estimates[n][goals[0]]
             where = f" at {n} players" if len(spec.players) > 1 else ""
-            met = g.met(est.value)
-            if met is None:
+            judged = [spec.goals[i] for i in goals if spec.goals[i].met(0.0) is not None]
+            if not judged:
                 state = ""
-            elif not met:
+            elif not all(g.met(est.value) for g in judged):
                 state = " (missed)"
+            elif all(g.met(est.low) and g.met(est.high) for g in judged):
+                state = " (met)"
             else:
-                inside = g.met(est.low) and g.met(est.high)
-                state = " (met)" if inside else " (met by the estimate; its interval reaches " \
-                                                 "past the limit)"
-            out.append(f"{g.measure_info.words}{where} {g.measure_info.show_estimate(est)}"
-                       f"{state}")
+                state = " (met by the estimate; its interval reaches past the limit)"
+            out.append(f"{m.words}{where} {m.show_estimate(est)}{state}")
     return out
+
+
+def _pick_by_goal(spec: DesignSpec, finalists: list[Candidate]) -> str:
+    """For a front: which finalist is best at each optimised goal (feasible ones only)."""
+    pool = [c for c in finalists if c.feasible(spec)] or finalists
+    parts = []
+    for j, goal in enumerate(spec.objectives):
+        i = spec.goals.index(goal)
+        best = min(pool, key=lambda c: c.losses(spec)[j])
+        rank = finalists.index(best) + 1
+        est = best.estimates[spec.players[0]][i]
+        parts.append(f"for {goal.words.split(':')[0]} first, rank {rank} "
+                     f"({goal.measure_info.show_estimate(est)})")
+    return "; ".join(parts)
 
 
 def verdict(result: DesignResult) -> str:
@@ -100,16 +127,20 @@ def verdict(result: DesignResult) -> str:
     missed = [g.measure_info.words for i, g in enumerate(spec.goals)
               if any(g.met(best.estimates[n][i].value) is False for n in spec.players)]
     changes = changes_in_words(spec, best)
-    play = ("; ".join(changes) if changes else "the standard rules as they are")
-    lead = f"Play with: {play}."
-    if not missed:
-        judged = " It meets every goal with a limit" if any(
-            g.met(0.0) is not None for g in spec.goals) else ""
-        lead += (f"{judged}: " if judged else " ") + "; ".join(_goal_words(spec, best)) + "."
+    parts = [f"Play with: {'; '.join(changes) if changes else 'the standard rules as they are'}."]
+    if spec.mode == "pareto" and len(result.finalists) > 1:
+        parts.append("The finalists trade the goals against each other (a front); pick "
+                     + _pick_by_goal(spec, result.finalists) + ".")
+    measured = "; ".join(_goal_words(spec, best))
+    if missed:
+        parts.append(f"No rule set tried meets every goal with {spec.policy} in every seat; "
+                     f"rank 1 is the closest and misses {', '.join(missed)}: {measured}.")
+    elif any(g.met(0.0) is not None for g in spec.goals):
+        parts.append(f"Played by {spec.policy} in every seat, rank 1 meets every goal with a "
+                     f"limit: {measured}.")
     else:
-        lead += (f" No rule set tried meets every goal; this is the closest, and it misses "
-                 f"{', '.join(missed)}: " + "; ".join(_goal_words(spec, best)) + ".")
-    return lead
+        parts.append(f"Played by {spec.policy} in every seat, rank 1 gives: {measured}.")
+    return " ".join(parts)
 
 
 def how_measured(result: DesignResult) -> str:
@@ -209,6 +240,11 @@ def design_json(result: DesignResult, files: list[Path] | None = None) -> dict:
             "finalists": finalists, "verdict": verdict(result)}
 
 
+def _axis_label(m) -> str:
+    unit = "%" if m.kind == "share" else "pp" if m.kind == "edge" else m.unit
+    return f"{m.words} ({unit})" if unit else m.words
+
+
 def plot_design(result: DesignResult, path) -> None:
     """Per optimised goal: every distinct rule set's trial measurement (grey) and the
     finalists' fresh ones (interval, rank); with two goals or more, also the first two goals
@@ -224,26 +260,32 @@ def plot_design(result: DesignResult, path) -> None:
     panels = len(goals) + (1 if len(goals) >= 2 else 0)
     fig, axes = plt.subplots(1, panels, figsize=(4.6 * panels, 3.8), squeeze=False)
     axes = axes[0]
+    ok = [c for c in result.tried if c.feasible(spec)]
+    bad = [c for c in result.tried if not c.feasible(spec)]
     for ax, i in zip(axes, goals):
         m = spec.goals[i].measure_info
-        ax.scatter([c.trial + 1 for c in result.tried],
-                   [c.estimates[n][i].value * m.scale for c in result.tried],
+        ax.scatter([c.trial + 1 for c in ok], [c.estimates[n][i].value * m.scale for c in ok],
                    s=12, color="0.6", label="trials (search games)")
+        if bad:
+            ax.scatter([c.trial + 1 for c in bad],
+                       [c.estimates[n][i].value * m.scale for c in bad], s=14, marker="x",
+                       color="0.75", label="trials breaking a cap")
         for rank, c in enumerate(result.finalists, 1):
             e = c.estimates[n][i]
             ax.errorbar([c.trial + 1], [e.value * m.scale],
                         yerr=[[(e.value - e.low) * m.scale], [(e.high - e.value) * m.scale]],
                         fmt="o", color=f"C{rank - 1}", capsize=3, label=f"rank {rank} (fresh)")
         ax.set_xlabel("trial")
-        ax.set_ylabel(m.words + (" (%)" if m.kind == "share" else " (pp)" if m.kind == "edge"
-                                 else f" ({m.unit})" if m.unit else ""))
+        ax.set_ylabel(_axis_label(m))
     axes[0].legend(fontsize=7)
     if len(goals) >= 2:
         ax = axes[-1]
         (i, j), mi, mj = goals[:2], spec.goals[goals[0]].measure_info, \
             spec.goals[goals[1]].measure_info
-        ax.scatter([c.estimates[n][i].value * mi.scale for c in result.tried],
-                   [c.estimates[n][j].value * mj.scale for c in result.tried], s=12, color="0.6")
+        for group, marker, color in ((ok, "o", "0.6"), (bad, "x", "0.75")):
+            ax.scatter([c.estimates[n][i].value * mi.scale for c in group],
+                       [c.estimates[n][j].value * mj.scale for c in group], s=12,
+                       marker=marker, color=color)
         for rank, c in enumerate(result.finalists, 1):
             a, b = c.estimates[n][i], c.estimates[n][j]
             ax.errorbar([a.value * mi.scale], [b.value * mj.scale],
@@ -252,11 +294,14 @@ def plot_design(result: DesignResult, path) -> None:
                         fmt="o", color=f"C{rank - 1}", capsize=3)
             ax.annotate(str(rank), (a.value * mi.scale, b.value * mj.scale), fontsize=8,
                         xytext=(4, 4), textcoords="offset points")
-        ax.set_xlabel(mi.words)
-        ax.set_ylabel(mj.words)
+        ax.set_xlabel(_axis_label(mi))
+        ax.set_ylabel(_axis_label(mj))
         ax.set_title("the front", fontsize=9)
     fig.suptitle(f"{spec.title} ({n} players)", fontsize=9)
     fig.tight_layout()
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=Path(path).suffix[1:] or "png",
-                                                   dpi=110), "figure")
+    kind = Path(path).suffix[1:] or "png"
+    # no software version in the file: the same study draws the same bytes
+    meta = {"Software": None} if kind == "png" else {}
+    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, dpi=110, metadata=meta),
+                     "figure")
     plt.close(fig)

@@ -9,7 +9,9 @@ trial's number, so a trial's parameters depend only on the spec, its number and 
 before it: run sequentially, an interrupted and resumed study asks exactly the trials an
 uninterrupted one asks. A trial that a dead process (Ctrl-C, ``kill -9``) left running is
 measured again under the same number and parameters by the next run on the same host; a study
-with all its trials done runs none.
+with all its trials done runs none. Several workers on one shared RDB study (PostgreSQL, MySQL;
+SQLite serialises its writers) each ask for the next trial until the study has ``trials``;
+their order then depends on timing, so only a sequential study is reproducible trial by trial.
 
 Honest evaluation
 -----------------
@@ -274,10 +276,13 @@ def _progress(spec: DesignSpec, study, number: int, log) -> None:
 
 
 def summary_text(spec: DesignSpec, cand: Candidate) -> str:
-    """A candidate's goals in a few words (first table size), for progress lines."""
+    """A candidate's measures in a few words (first table size, each measure once), for
+    progress lines."""
     n = spec.players[0]
-    return ", ".join(f"{g.measure_info.words} {g.measure_info.show(cand.estimates[n][i].value)}"
-                     for i, g in enumerate(spec.goals))
+    first = {g.measure: i for i, g in reversed(list(enumerate(spec.goals)))}
+    return ", ".join(f"{spec.goals[i].measure_info.words} "
+                     f"{spec.goals[i].measure_info.show(cand.estimates[n][i].value)}"
+                     for i in sorted(first.values()))
 
 
 def _dominates(a: Sequence[float], b: Sequence[float]) -> bool:
@@ -359,7 +364,7 @@ def run_design(spec: DesignSpec, store="results", storage: str | None = None,
 
     storage = storage or default_storage(spec, store)
     runner = Runner(store=str(store), threads=threads, progress=False,
-                    command=f"vandatta-sim design {spec.source}")
+                    command=f"vandatta-sim design {spec.source}", record={"kind": "design"})
     new = run_trials(spec, runner, storage, log)
     trials = study_trials(spec, storage)
     tried = candidates(spec, trials)

@@ -282,13 +282,13 @@ def single_verdict(row, policies: str, unit: str = "games") -> str:
     v, lo, hi = (float(row[f"win_rate_0{s}"]) for s in ("", "_low", "_high"))
     share, slo, shi = rounded(v, lo, hi, 100)
     if lo > fair:
-        judged = "more than the fair share: a real förhand advantage at this many " + unit
+        judged = "more than the fair share, a real förhand advantage at this many " + unit
     elif hi < fair:
-        judged = "less than the fair share: a real förhand disadvantage at this many " + unit
+        judged = "less than the fair share, a real förhand disadvantage at this many " + unit
     else:
         judged = "about the fair share (the difference is too small to tell from chance)"
-    out = [f"Förhand (seat 0) wins {share}% of the {unit} ({slo} to {shi}) against a fair "
-           f"share of {100 * fair:.1f}% at {players} players: {judged}."]
+    out = [f"Förhand (seat 0) wins {share}% of the {unit} ({slo} to {shi}), against a fair "
+           f"share of {100 * fair:.1f}% at {players} players; that is {judged}."]
     turns = _get(row, "mean_turns")
     deals = _get(row, "mean_deals")
     length = f"A game lasts about {rounded(*turns)[0]} turns"

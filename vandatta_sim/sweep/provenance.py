@@ -2,7 +2,7 @@
 
 Rules, seats, seed, chunking, versions, command and backend, and a record of the last 20 runs,
 each when started and when finished. So that a run can be found again (``results list``), it
-also records its kind (``sweep``, ``value``, ``report``), the rules as changes from
+also records its kind (``sweep``, ``value``, ``report``, ``design``), the rules as changes from
 ``standard`` (and the rules file they came from), the scale, the swapped rank and a user
 label. What describes the configuration is kept from its first run: a later run of the same
 key (another sweep with other labels, say) never relabels it; only ``--label`` or ``results
@@ -41,7 +41,7 @@ def _now() -> str:
 #: What a run may tell about itself beyond its configuration (``run_sweep(record=…)``).
 RECORD_FIELDS = ("kind", "rules_file", "user_label")
 #: The kinds of stored runs.
-KINDS = ("sweep", "value", "report")
+KINDS = ("sweep", "value", "report", "design")
 #: Fields that describe the configuration, kept from its first run.
 FIRST_RUN_FIELDS = ("label", "kind", "rules_file", "command", "created")
 
