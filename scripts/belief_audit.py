@@ -32,7 +32,8 @@ def main() -> None:
         e = proportion(k, n)
         return f"{100 * e.value:.2f}% [{100 * e.low:.2f}, {100 * e.high:.2f}]"
 
-    print(f"{deals} deals, {players} players, seat 0 = {policies[0]}, others {', '.join(policies[1:])}: {turns} turns of seat 0")
+    print(f"{deals} deals, {players} players, seat 0 = {policies[0]}, others "
+          f"{', '.join(policies[1:])}: {turns} turns of seat 0")
     print(f"lacks flags (old rule): an opponent flagged at {c['opponents_flagged'] / turns:.2f} "
           f"per turn, {c['lacks_types_excluded'] / max(c['opponents_flagged'], 1):.1f} card "
           f"types ruled out per flagged opponent; the truth ruled out at "
