@@ -23,6 +23,8 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test,dask]"
 	@echo "compiling the engine's kernel into $(NUMBA_CACHE_DIR) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
+	@echo "compiling the table's engine calls for play --human (minutes, once)"
+	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"
 	touch $@
 
 install: $(VENV)/.installed ## Create .venv, install the package with test and dask extras, compile the engine

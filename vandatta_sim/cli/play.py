@@ -1,4 +1,5 @@
-"""``vandatta-sim play``: narrate one game move by move and have the referee check it."""
+"""``vandatta-sim play``: narrate one game move by move and have the referee check it, or sit
+at the table yourself (``--human SEAT``) against the bots, with a coach (``--hints``)."""
 
 from __future__ import annotations
 
@@ -16,22 +17,59 @@ from .options import (build_rules, build_seats, game_index_option, json_option, 
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay the game through the independent referee.")
 @json_option
+@click.option("--human", "people", multiple=True, type=int, metavar="SEAT",
+              help="Play this seat yourself at the terminal (repeat for hot-seat play); "
+                   "the other seats play their --policy.")
+@click.option("--hints", is_flag=True,
+              help="With --human: before each move, the coach's estimate for every legal "
+                   "option with its 95% interval, and a review after each deal.")
+@click.option("--coach", "coach_policy", default="search", show_default=True, metavar="POLICY",
+              help="With --hints: the search player that estimates, e.g. "
+                   "search:objective=points or search:budget=128.")
+@click.option("--save", "save", default=None, metavar="FILE",
+              help="With --human: write the game's trace (JSON) here when it ends.")
+@click.option("--plain/--fancy", "plain", default=None,
+              help="With --human: plain text (no colours, letter suits such as h8) or colours "
+                   "and ♥; by default plain on a dumb terminal or a pipe.")
+@click.option("--replay", "replay", default=None, metavar="FILE",
+              help="Narrate and referee a game written by --save (its rules are in the file).")
 @usage_errors()
 def play_cmd(preset, rules_file, overrides, players, match, policies, forget, seed, game, check,
-             as_json):
-    """Narrate one game move by move (the same game as in `simulate` with this seed).
+             as_json, people, hints, coach_policy, save, plain, replay):
+    """Narrate one game move by move (the same game as in `simulate` with this seed), or play
+    it yourself with --human SEAT (--hints for a coach, --save FILE to keep it, --replay FILE
+    to narrate it again).
 
     A game is what --match says, by default the preset's match format (standard: an
     elimination match); --match single narrates one deal."""
     from ..referee import RefereeError, referee
-    from ..simulate import trace_game
     from ..trace import narrate
 
-    rules = build_rules(preset, rules_file, overrides, players, match)
-    seats = build_seats(rules, policies, forget)
-    warn_inert(rules, seats)
-    trace = trace_game(rules, seed, game, policies=seats)
-    text = narrate(trace)
+    if people and replay is None and not as_json:
+        rules = build_rules(preset, rules_file, overrides, players, match)
+        seats = build_seats(rules, policies, forget)
+        from .human_play import play_at_table
+
+        play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, plain)
+        return
+    for given, name in ((hints, "--hints"), (save, "--save"), (plain is not None, "--plain"),
+                        (people, "--human")):
+        if given:
+            raise click.UsageError(f"{name} goes with --human SEAT (and neither with --replay "
+                                   "nor --json); without it play narrates a game")
+    if replay is not None:
+        from .human_play import load_saved
+
+        rules, trace, names, policies_played = load_saved(replay)
+    else:
+        from ..simulate import trace_game
+
+        rules = build_rules(preset, rules_file, overrides, players, match)
+        seats = build_seats(rules, policies, forget)
+        warn_inert(rules, seats)
+        trace = trace_game(rules, seed, game, policies=seats)
+        names, policies_played = None, list(seats.policies)
+    text = narrate(trace, names)
     if not as_json:
         click.echo(text)
     if check:
@@ -43,7 +81,7 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
         import json
 
         click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
-                               "seed": seed, "game": game, "policies": list(seats.policies),
+                               "seed": seed, "game": game, "policies": policies_played,
                                "events": [list(map(int, row)) for row in trace],
                                "narration": text.splitlines(),
                                "referee": "checked" if check else "not checked"},

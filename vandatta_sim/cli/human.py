@@ -1,0 +1,481 @@
+"""The person at the table: the terminal screen, reading and checking what they type.
+
+Renders with ``rich`` (colours and suit symbols) or, in plain mode, plain text with letter
+suits (``h8``) for dumb terminals and pipes; reads with ``prompt_toolkit`` (history,
+tab-completion of the legal moves) where stdin and stdout are a terminal, else line by line.
+Every answer is checked before it reaches the game: an illegal or unreadable one is refused
+with the reason and the question is asked again.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field, replace
+
+from ..cards import ACE, EIGHT, RANK_NAMES, SUIT_SYMBOLS, TWO
+from ..table import Answer, Ask, Table, bit
+from ..trace import DRAW_CAUSES, Event
+
+SUIT_LETTERS = "cdhs"
+SUIT_WORDS = {"clubs": 0, "club": 0, "diamonds": 1, "diamond": 1, "hearts": 2, "heart": 2,
+              "spades": 3, "spade": 3, "klöver": 0, "ruter": 1, "hjärter": 2, "spader": 3}
+CALL_WORDS = ("l", "lappen", "!")
+HELP = ("type a card (♥8, h8 or 8h) or its number, d to draw; add l (or !) to call lappen "
+        "with the card that leaves you at {call_at} card(s), e.g. 'h5 l'; Ctrl-D or Ctrl-C quits")
+
+
+PLAIN_TEXT = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "·": "|", "─": "-",
+                            "→": ">"})
+
+
+class Quit(Exception):
+    """The person ended the game (Ctrl-C or Ctrl-D)."""
+
+
+def plain_wanted(flag: bool | None) -> bool:
+    """Plain mode: asked for, or stdout is no terminal, or the terminal is dumb or cannot
+    write the suit symbols."""
+    if flag is not None:
+        return flag
+    if not sys.stdout.isatty() or os.environ.get("TERM", "") in ("", "dumb"):
+        return True
+    try:
+        "♣♦♥♠".encode(sys.stdout.encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
+class Screen:
+    """Cards, suits and lines as this terminal shows them."""
+
+    def __init__(self, plain: bool):
+        from rich.console import Console
+
+        self.plain = plain
+        self.console = Console(highlight=False, emoji=False, markup=not plain,
+                               no_color=plain, color_system=None if plain else "auto",
+                               soft_wrap=True)
+
+    def suit(self, suit: int) -> str:
+        if self.plain:
+            return SUIT_LETTERS[suit]
+        symbol = SUIT_SYMBOLS[suit]
+        return f"[red]{symbol}[/red]" if suit in (1, 2) else symbol
+
+    def suit_text(self, suit: int) -> str:
+        """A suit without markup (inside prompts and completions)."""
+        return SUIT_LETTERS[suit] if self.plain else SUIT_SYMBOLS[suit]
+
+    def card(self, card: int, markup: bool = True) -> str:
+        if card >= 52:
+            return "JK"
+        rank = RANK_NAMES[card // 4]
+        return (self.suit(card % 4) if markup else self.suit_text(card % 4)) + rank
+
+    def say(self, text: str = ""):
+        if self.plain:  # letters for the symbols, ASCII for the rules of the screen
+            text = text.translate(PLAIN_TEXT)
+        self.console.print(text)
+
+
+def parse_card_text(text: str) -> int | None:
+    """A card from ``♥8``, ``h8``, ``8h``, ``H10``, ``qs``, ``jk`` (joker: the first joker
+    type); None if the text is no card."""
+    t = text.strip().lower().replace("♣", "c").replace("♦", "d").replace("♥", "h") \
+        .replace("♠", "s")
+    if t in ("jk", "joker"):
+        return 52
+    ranks = "|".join(r.lower() for r in RANK_NAMES)
+    m = re.fullmatch(rf"([cdhs])({ranks})", t) or re.fullmatch(rf"({ranks})([cdhs])", t)
+    if not m:
+        return None
+    a, b = m.groups()
+    suit_letter, rank = (a, b) if a in SUIT_LETTERS else (b, a)
+    return [r.lower() for r in RANK_NAMES].index(rank) * 4 + SUIT_LETTERS.index(suit_letter)
+
+
+def parse_suit_text(text: str) -> int | None:
+    t = text.strip().lower()
+    for symbol, s in zip(SUIT_SYMBOLS, range(4)):
+        t = t.replace(symbol, SUIT_LETTERS[s])
+    if len(t) == 1 and t in SUIT_LETTERS:
+        return SUIT_LETTERS.index(t)
+    return SUIT_WORDS.get(t)
+
+
+def why_illegal(table: Table, seat: int, card: int, screen: Screen) -> str:
+    """The reason the engine's rules refuse ``card`` for ``seat`` now."""
+    rules, G = table.rules, table.G
+    from .. import engine as E
+    from ..table import _last_card_mask, _on_top
+
+    name = screen.card(card)
+    hand = table.hand(seat)
+    if card not in hand and not (card >= 52 and any(c >= 52 for c in hand)):
+        return f"you have no {name}"
+    duty = table.duty
+    if duty is not None:
+        kind, cards = duty
+        answer = "an ace" if kind == "ace" else "a two" if rules.two_draws_two else None
+        how = f"play {answer} or d to draw them" if answer else "d to draw them"
+        return f"{cards} cards to draw are pending: {how}"
+    if rules.specials_only_must_draw and all(c >= 52 or c // 4 in (ACE, EIGHT) for c in hand):
+        return "a hand of only eights, aces and jokers must draw (specials_only_must_draw)"
+    if len(hand) == 1 and not (bit(card) & int(_last_card_mask(table.C, G))):
+        if not rules.out_on_special and (card >= 52 or card // 4 in (ACE, EIGHT)):
+            return f"you may not go out on {name}, a special card (out_on_special is off)"
+        return (f"your last card must be of the start suit "
+                f"{screen.suit(int(G[E.S_START_SUIT]))} (last_card_start_suit)")
+    eff, suit, rank = int(G[E.S_EFF]), int(G[E.S_SUIT]), int(G[E.S_RANK])
+    fits = bit(card) & int(_on_top(table.C, G))
+    if not fits:
+        is_eight, is_ace = card < 52 and card // 4 == EIGHT, card < 52 and card // 4 == ACE
+        if eff == E.EFF_EIGHT:
+            if is_eight:
+                return "no eight on an eight (eight_on_eight is off)"
+            if card >= 52:
+                return "a joker may not follow an eight"
+            if is_ace and card % 4 == suit:
+                return "no ace on an eight (ace_on_eight is off)"
+            return f"{name} is not {screen.suit(suit)}, the suit named"
+        if eff == E.EFF_ACE:
+            if is_eight:
+                return "no eight on an ace (eight_on_ace is off)"
+            if is_ace:
+                return "no ace on an ace (ace_on_ace is forbidden)"
+            if card >= 52:
+                return "a joker may not be played on an ace"
+            return f"{name} does not match {screen.suit(suit)} (on an ace only its suit counts)"
+        if card >= 52:
+            return "a joker may not be played on a joker"
+        return f"{name} does not match {screen.suit(suit)} or {RANK_NAMES[rank]}"
+    if card < 52 and card // 4 == EIGHT and rules.eight_follow == "same_player":
+        return ("an eight needs a card to follow it in the suit you name "
+                "(eight_follow=same_player)")
+    return f"{name} may not be played now"
+
+
+@dataclass
+class Viewer:
+    """What one person has been shown of the game so far."""
+
+    shown: int = 0  # rows of the trace already told
+
+
+@dataclass
+class Person:
+    """Answers the table's questions for the people's seats from the terminal."""
+
+    screen: Screen
+    read: object                      # read(prompt_text, completions) -> str
+    names: dict[int, str]
+    coach: object | None = None       # a vandatta_sim.coach.Coach for --hints
+    decisions: list = field(default_factory=list)
+    viewers: dict[int, Viewer] = field(default_factory=dict)
+    pending: dict | None = None       # the hinted move under way: hints, card, suit, stacked
+
+    # --- what happened -----------------------------------------------------------------------
+    def who(self, seat: int, viewer: int) -> str:
+        return "you" if seat == viewer else self.names.get(seat, f"seat {seat}")
+
+    def news(self, table: Table, viewer: int) -> list[str]:
+        """The trace rows this person has not seen, as they may see them: others' cards stay
+        hidden, and so do the bots' estimates (they name the cards in the bot's hand)."""
+        v = self.viewers.setdefault(viewer, Viewer())
+        rows = [tuple(int(x) for x in r) for r in table.rows[v.shown:]]
+        v.shown += len(rows)
+        return self.describe(rows, viewer)
+
+    def describe(self, rows, viewer: int) -> list[str]:
+        sc, lines, i = self.screen, [], 0
+        while i < len(rows):
+            kind, seat, a, b = rows[i]
+            w = self.who(seat, viewer)
+            if kind == Event.NEW_DEAL:
+                lines.append(f"── deal {b + 1}: dealer {self.who(seat, viewer)}, "
+                             f"förhand {self.who(a, viewer)} ──")
+            elif kind == Event.START:
+                lines.append(f"start card {sc.card(a)}")
+            elif kind == Event.BURY:
+                lines.append(f"{sc.card(a)} is buried in the talon")
+            elif kind == Event.PLAY:
+                text = f"{w} play{'' if seat == viewer else 's'} {sc.card(a)}"
+                if i + 1 < len(rows) and rows[i + 1][0] == Event.NAME_SUIT:
+                    i += 1
+                    text += f" and name{'' if seat == viewer else 's'} {sc.suit(rows[i][2])}"
+                lines.append(text)
+            elif kind == Event.NAME_SUIT:
+                lines.append(f"{w} name{'' if seat == viewer else 's'} {sc.suit(a)}")
+            elif kind == Event.DRAW:
+                got = [a]
+                while i + 1 < len(rows) and rows[i + 1][0] == Event.DRAW and \
+                        rows[i + 1][1] == seat and rows[i + 1][3] == b:
+                    i += 1
+                    got.append(rows[i][2])
+                cause = "" if b == 0 else f" ({DRAW_CAUSES[b].replace('_', ' ')})"
+                if seat == viewer:
+                    lines.append(f"you draw {' '.join(sc.card(c) for c in got)}{cause}")
+                else:
+                    count = "a card" if len(got) == 1 else f"{len(got)} cards"
+                    lines.append(f"{w} draws {count}{cause}")
+            elif kind == Event.PASS:
+                lines.append(f"{w} pass{'' if seat == viewer else 'es'}")
+            elif kind == Event.RESHUFFLE:
+                lines.append(f"talon empty: {a} discards reshuffled")
+            elif kind == Event.CALL:
+                lines.append(f"{w}: lappen!" if a else f"{w} forgot to call lappen")
+            elif kind == Event.END_DEAL:
+                lines.append(f"{w} win{'' if seat == viewer else 's'} the deal" if a == 0 else
+                             "deal blocked: nobody can play or draw" if a == 1 else
+                             "deal capped at the turn limit")
+            elif kind == Event.SCORE:
+                parts = []
+                while i < len(rows) and rows[i][0] == Event.SCORE:
+                    parts.append(f"{self.who(rows[i][1], viewer)} {rows[i][2]} "
+                                 f"(total {rows[i][3]})")
+                    i += 1
+                lines.append("points: " + ", ".join(parts))
+                continue
+            elif kind == Event.ELIMINATED:
+                lines.append(f"{w} {'are' if seat == viewer else 'is'} eliminated")
+            elif kind == Event.END_MATCH:
+                lines.append(f"{w} win{'' if seat == viewer else 's'} the match after {a} deals"
+                             if seat >= 0 else f"the match ends without a winner after {a} deals")
+            i += 1  # DEAL, TURN, ESTIMATE, SWAP: nothing to tell
+        return lines
+
+    # --- the state -----------------------------------------------------------------------------
+    def status(self, table: Table, seat: int) -> list[str]:
+        sc = self.screen
+        out = []
+        if table.rules.match_kind != "single":
+            totals = table.totals()
+            out.append("scores: " + " · ".join(
+                f"{self.who(s, seat)} {totals[s]}" + ("" if table.active(s) else " (out)")
+                for s in range(table.rules.players)) + f"   ({table.rules.match})")
+        out.append("hands: " + " · ".join(f"{self.who(s, seat)} {table.hand_size(s)}"
+                                          for s in table.seats_in_deal())
+                   + f"   talon {table.talon_size}")
+        top = f"top {sc.card(table.top_card)}"
+        if table.suit_named is not None:
+            top += f", {sc.suit(table.suit_named)} named"
+        if table.duty is not None:
+            kind, cards = table.duty
+            top += f"; pending: draw {cards} ({'counter-ace' if kind == 'ace' else 'two'} duty)"
+        out.append(top)
+        hand = table.hand(seat)
+        groups = []
+        for s in range(5):
+            cards = [c for c in hand if (c % 4 if c < 52 else 4) == s]
+            if cards:
+                groups.append(" ".join(sc.card(c) for c in cards))
+        out.append("your hand: " + "  ".join(groups))
+        return out
+
+    # --- questions -----------------------------------------------------------------------------
+    def __call__(self, table: Table, q: Ask) -> Answer:
+        sc = self.screen
+        for line in self.news(table, q.seat):
+            sc.say(line)
+        if q.kind == "suit":
+            suit = self.ask_suit(q)
+            if self.pending is not None and self.pending["suit"] < 0:
+                self.pending["suit"] = suit
+            return Answer(suit)
+        if q.kind in ("move", "duty"):
+            self.pending = None  # a new move: the hinted one before it is complete
+            if len(table.people) > 1:
+                sc.say(f"[bold]{self.names[q.seat]}, your turn[/bold]" if not sc.plain
+                       else f"{self.names[q.seat]}, your turn")
+            for line in self.status(table, q.seat):
+                sc.say(line)
+        return self.ask_card(table, q)
+
+    def options_line(self, q: Ask) -> tuple[str, list[str]]:
+        sc = self.screen
+        words = [sc.card(c, markup=False) for c in q.cards]
+        parts = [f"{k}) {sc.card(c)}" for k, c in enumerate(q.cards, 1)]
+        decline = {"move": "d) draw", "duty": "d) draw the duty", "stack": "d) stop stacking"}
+        if q.may_decline and q.kind in decline:
+            parts.append(decline[q.kind])
+            words.append("d")
+        return "  ".join(parts), words
+
+    def hint_lines(self, table: Table, q: Ask) -> list[str]:
+        if self.coach is None or q.kind != "move" or len(q.cards) + q.may_decline < 2:
+            return []
+        hints = self.coach.hints(table, q.seat)
+        if not hints:
+            return []
+        self.pending = {"hints": hints, "deal": table.deal_no, "seat": q.seat,
+                        "card": None, "suit": -1, "stacked": False, "asked": q.kind}
+        self.decisions.append(self.pending)
+        sc = self.screen
+        order = {c: k for k, c in enumerate(q.cards, 1)}
+        hints.sort(key=lambda h: (order.get(h.option.card, len(order) + 1), h.option.suit,
+                                  h.option.stop))
+        lines = [f"coach ({self.coach.policy}, {self.coach.measure}, 95% interval):"]
+        for h in hints:
+            e = h.value
+            number = order.get(h.option.card)
+            text = f"{number if number else 'd'}) " + h.option.describe(lambda c: sc.card(c, markup=False), sc.suit_text)
+            if self.coach.points:
+                lines.append(f"  {text:<24} {e.value:5.1f} [{e.low:.1f}, {e.high:.1f}]")
+            else:
+                lo, hi = max(e.low, 0.0), min(e.high, 1.0)
+                lines.append(f"  {text:<24} {100 * e.value:4.0f}% [{100 * lo:.0f}, {100 * hi:.0f}]")
+        return lines
+
+    def ask_card(self, table: Table, q: Ask) -> Answer:
+        sc = self.screen
+        q = replace(q, cards=tuple(sorted(q.cards, key=lambda c: (c % 4 if c < 52 else 4, c))))
+        if q.kind == "move" and not q.cards:
+            sc.say("no card fits: d to draw")
+        listing, words = self.options_line(q)
+        if q.cards:
+            sc.say(("stack another? " if q.kind == "stack" else
+                    "follow up: " if q.kind == "follow" else "moves: ") + listing)
+        for line in self.hint_lines(table, q):
+            sc.say(line)
+        if self.pending is not None:
+            self.pending["asked"] = q.kind
+        call = False
+        while True:
+            text = self.read(f"{self.names[q.seat]} move> " if len(table.people) > 1
+                             else "move> ", words).strip()
+            tokens = text.lower().split()
+            if tokens and tokens[-1] in CALL_WORDS:
+                call = True
+                tokens = tokens[:-1]
+            elif tokens and tokens[-1].endswith("!") and len(tokens[-1]) > 1:
+                call = True
+                tokens[-1] = tokens[-1][:-1]
+            if not tokens:
+                if call:
+                    sc.say("lappen! (said for this turn)")
+                    continue
+                if q.may_decline and not q.cards:
+                    return self._chosen(Answer(-1, call))
+                sc.say(HELP.format(call_at=table.rules.call_at))
+                continue
+            word = " ".join(tokens)
+            if word in ("?", "help"):
+                sc.say(HELP.format(call_at=table.rules.call_at))
+                continue
+            if word in ("d", "draw", "s", "stop", "n", "no"):
+                if q.may_decline:
+                    return self._chosen(Answer(-1, call))
+                if q.kind == "follow":
+                    sc.say("after your eight you must follow up in the suit you named")
+                else:
+                    fits = ", ".join(sc.card(c) for c in q.cards)
+                    sc.say(f"you must play: {fits} fit{'s' if len(q.cards) == 1 else ''} "
+                           f"(must_play is on)")
+                continue
+            card = None
+            if word.isdigit():
+                k = int(word)
+                if 1 <= k <= len(q.cards):
+                    card = q.cards[k - 1]
+                elif q.may_decline and k == len(q.cards) + 1:
+                    return self._chosen(Answer(-1, call))
+                elif not q.cards:
+                    sc.say("no card fits: type d to draw")
+                    continue
+                else:
+                    sc.say(f"there is no move {k}: choose 1 to {len(q.cards)}")
+                    continue
+            else:
+                card = parse_card_text(word)
+                if card is None:
+                    sc.say(f"'{word}' is not a card: type one like h8 or ♥8, its number, or d")
+                    continue
+                if card >= 52:  # either joker type
+                    card = next((c for c in q.cards if c >= 52), card)
+            if card in q.cards:
+                return self._chosen(Answer(card, call))
+            if q.kind == "stack":
+                sc.say(f"only a card of the same rank stacks: {listing}")
+            elif q.kind == "follow":
+                sc.say(f"follow up with a card of the suit you named: {listing}")
+            else:
+                sc.say(why_illegal(table, q.seat, card, sc))
+
+    def _chosen(self, answer: Answer) -> Answer:
+        p = self.pending
+        if p is not None:
+            if p["card"] is None:
+                p["card"] = answer.value
+            elif p["asked"] == "stack" and answer.value >= 0:
+                p["stacked"] = True  # went on stacking after the hinted card
+        return answer
+
+    def decisions_of(self, deal: int) -> list:
+        """The hinted moves of ``deal`` as :class:`vandatta_sim.coach.Decision` records."""
+        from ..coach import Decision, match_option
+
+        out = []
+        for p in self.decisions:
+            if p["deal"] != deal or p["card"] is None:
+                continue
+            chosen = match_option(p["hints"], p["card"], p["suit"], p["stacked"])
+            out.append(Decision(deal, p["seat"], tuple(p["hints"]), chosen))
+        return out
+
+    def ask_suit(self, q: Ask) -> int:
+        sc = self.screen
+        choices = " ".join(f"{k}) {sc.suit(s)}" for k, s in enumerate(q.suits, 1))
+        sc.say(f"name a suit: {choices}")
+        while True:
+            text = self.read("suit> ", [sc.suit_text(s) for s in q.suits]).strip()
+            suit = None
+            if text.isdigit() and 1 <= int(text) <= len(q.suits):
+                suit = q.suits[int(text) - 1]
+            else:
+                suit = parse_suit_text(text)
+            if suit is None:
+                sc.say(f"'{text}' is not a suit: answer c, d, h or s (♣ ♦ ♥ ♠) or its number")
+                continue
+            if suit not in q.suits:
+                sc.say(f"you have no card of {sc.suit(suit)} to follow up with: "
+                       f"{choices}")
+                continue
+            if self.pending is not None and self.pending["suit"] < 0:
+                self.pending["suit"] = suit
+            return suit
+
+
+def line_reader(interactive: bool):
+    """read(prompt, completions) -> str: prompt_toolkit on a terminal, else plain lines.
+    Ctrl-C and Ctrl-D (end of input) raise Quit."""
+    if interactive:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.completion import WordCompleter
+
+        session = PromptSession()
+
+        def read(prompt: str, words) -> str:
+            try:
+                return session.prompt(prompt, completer=WordCompleter(list(words)))
+            except (KeyboardInterrupt, EOFError):
+                raise Quit from None
+        return read
+
+    def read_plain(prompt: str, words) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            raise Quit from None
+        if not line:
+            raise Quit
+        return line.rstrip("\n")
+    return read_plain
+
+
+__all__ = ["Person", "Screen", "Quit", "line_reader", "plain_wanted", "parse_card_text",
+           "parse_suit_text", "why_illegal"]
