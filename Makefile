@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench bench-ab reports players design docs clean-cache clean-results
+.PHONY: help install test test-fast bench bench-ab replay-check reports players design docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
@@ -44,8 +44,13 @@ bench: install ## Deals/s by preset, players, policy, threads; one seat per benc
 BASE ?= $(shell git log -1 --format=%h main -- vandatta_sim/engine.py vandatta_sim/engine)
 ROUNDS ?= 5
 DEALS ?= 200000
-bench-ab: install ## A/B deals/s (random, expert) and search decisions/s against BASE=REF (default: main's last engine change)
+bench-ab: install ## A/B random, expert deals and search decisions per CPU-s against BASE=REF (default: main's last engine change)
 	$(PY) scripts/bench_ab.py --rounds $(ROUNDS) --deals $(DEALS) $(BASE) .
+
+# An engine change that must keep the games replays the first games of sampled stored chunks
+# (results/, the current engine version) and requires them identical (exit 1 if any differs).
+replay-check: install ## Replay sampled stored chunks of results/ with this engine; fails if any game differs
+	$(PY) scripts/replay_store.py results 4 300
 
 # --- reports: each report depends on its script and the library; `make reports` redoes only the
 # stale ones, and the sweeps behind them reuse what results/ already holds.

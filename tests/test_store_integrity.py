@@ -236,7 +236,7 @@ def test_list_export_rm_and_key_prefixes(clean, tmp_path):
     listed = invoke("results", "list", "--store", store)
     assert listed.exit_code == 0
     header, *rows = [line for line in listed.stdout.splitlines() if not line.startswith("-")]
-    assert header.split()[:3] == ["updated", "key", "games"]
+    assert header.split()[:4] == ["updated", "key", "kind", "games"]
     stamps = [row.split()[0] for row in rows]
     assert stamps == sorted(stamps) and {row.split()[1] for row in rows} == {key, other}
     assert "single" in rows[0] and f" {ENGINE_VERSION} " in rows[0]  # match and engine version

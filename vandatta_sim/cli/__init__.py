@@ -44,7 +44,9 @@ COMMANDS = {
 SHORT_HELP = {
     "rules": "List the presets and parameters, explain a parameter, show fully resolved rules.",
     "simulate": "Play GAMES games and print each seat's win rate with a 95% interval.",
-    "play": "Narrate one game move by move (the same game as in `simulate` with this seed).",
+    "play": "Narrate one game move by move (the same game as in `simulate` with this seed), "
+            "or play it yourself with --human SEAT (--hints for a coach, --save FILE to keep "
+            "it, --replay FILE to narrate it again).",
     "sweep": "Run a grid of configurations into the result store, resumably.",
     "results": "List, show, verify, export and remove the configurations in a result store.",
     "bench": "Deals per second for the presets, 2–5 players, random and expert, 1 and all "

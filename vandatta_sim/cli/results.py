@@ -80,7 +80,7 @@ def results_list(kind, where, since, store, as_json):
         return
     click.echo(tables.format_table(catalogue.LIST_HEADER,
                                    [catalogue.list_cells(r) for r in rows],
-                                   "lllrrlrlllll" + "l", style="text"))
+                                   "lllrrlrlrllll" + "l", style="text"))
 
 
 @results_group.command("label")

@@ -190,15 +190,17 @@ def select(store: Store, kind: str | None = None, where=(), since: str | None = 
 
 
 def list_cells(r: dict) -> list[str]:
-    """The cells of ``results list`` for row ``r``, in :data:`FIELDS` order without chunks,
-    engine version and the configuration label where a user label replaces it."""
+    """The cells of ``results list`` for row ``r`` (:data:`LIST_HEADER`): no chunk count, and
+    the configuration label only where no user label replaces it."""
     swap = "" if r["swap"] is None else (
         r["swap"] + ("" if r["swap_seat"] is None else f"@{r['swap_seat']}"))
     return [r["updated"], r["key"], r["kind"], f"{int(r['games']):,}", value_text(r["seed"]),
-            value_text(r["match"]), value_text(r["players"]), value_text(r["scale"]), swap,
+            value_text(r["match"]), value_text(r["players"]), value_text(r["scale"]),
+            value_text(r["engine_version"]), swap,
             policies_text(r["policies"]), changes_text(r["changes"], r["rules_file"]),
             r["user_label"] or r["label"], r["command"]]
 
 
-LIST_HEADER = ["updated", "key", "kind", "games", "seed", "match", "players", "scale", "swap",
+LIST_HEADER = ["updated", "key", "kind", "games", "seed", "match", "players", "scale", "engine",
+               "swap",
                "policies", "changes from standard", "label", "command"]

@@ -1,0 +1,43 @@
+"""The correctness scripts of scripts/ (scripts/README.md): they run, and they can fail.
+
+``replay_store.py`` is the gate for "this engine change kept the stored games": on a fresh
+store it replays every configuration identical (exit 0), and a stored configuration whose
+recorded seed no longer matches its games is reported (exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from vandatta_sim.sweep import expand_grid, run_sweep
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def _replay(store) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPTS / "replay_store.py"), str(store), "4", "50"],
+                          capture_output=True, text=True, timeout=600, env=dict(os.environ))
+
+
+@pytest.mark.slow  # a sweep and two replays in fresh processes (7 min at a load of 16 on 2 cores)
+def test_replay_store_passes_on_a_fresh_store_and_fails_on_changed_games(tmp_path):
+    configs = expand_grid("standard", overrides=["match=single"], players=[3, 4])
+    run_sweep(configs, games=200, seed=5, chunk_size=100, store=tmp_path, threads=1,
+              progress=False, command="test")
+    done = _replay(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "0 of 2 differ"
+
+    provenance = sorted(tmp_path.glob("*/provenance.json"))[0]
+    record = json.loads(provenance.read_text())
+    record["seed"] += 1  # the stored games are no longer the ones this record names
+    provenance.write_text(json.dumps(record))
+    done = _replay(tmp_path)
+    assert done.returncode == 1
+    assert "DIFFERENT" in done.stdout and done.stdout.strip().splitlines()[-1] == "1 of 2 differ"
