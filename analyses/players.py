@@ -28,17 +28,22 @@ from vandatta_sim.simulate import check_policy
 from vandatta_sim.stats import ELO_PER_LOGIT, fit_ratings, paired_difference, proportion
 from vandatta_sim.tables import format_table
 
+#: The search player that sees the true hands: a cheat, on the ladder as the ceiling that
+#: better beliefs could reach at the default budget, never a player (its rows say so).
+ORACLE = "search:beliefs=oracle"
 #: Every player on the ladder, in the order of the tables: the one place to add a policy. A
 #: policy much slower than the heuristics (the search player) also gets its count in
 #: SLOW_GAMES; it then plays only against OPPONENT (no heads-up round robin).
 LADDER = ("random", "greedy", "eight-dumper", "expert", "expert:eights=dump",
           "tuned:standard-base-4", "tuned:standard-hundred-4", "tuned:standard-crazy_eights-4",
-          "search:budget=16", "search", "search:budget=64")
+          "search:budget=16", "search", "search:budget=64", "search:alloc=flat:beliefs=lacks",
+          ORACLE)
 #: Games per (preset, table size, focal seat) of a slow policy, by full spec or by policy name
 #: (the spec wins). Size it from `vandatta-sim bench --seat-only --seat-policy SPEC`: the
 #: ladder plays 3 presets × (2 + 4 seats) × this many deals of the spec.
 SLOW_GAMES: dict[str, int] = {"search:budget=16": 1_000, "search": 800,
-                              "search:budget=64": 400}
+                              "search:budget=64": 400, "search:alloc=flat:beliefs=lacks": 800,
+                              ORACLE: 800}
 #: The opponents of the ladder and the reference (rating 0) of the ratings.
 OPPONENT = "expert"
 PRESET_NAMES = ("standard", "seed002", "crazy-eights-scoring")
@@ -67,6 +72,11 @@ def games_for(ctx: common.Context, spec: str) -> int:
 
 def is_slow(spec: str) -> bool:
     return spec in SLOW_GAMES or spec.split(":")[0] in SLOW_GAMES
+
+
+def label(spec: str) -> str:
+    """A policy's name in the tables; the oracle is marked as the cheat it is."""
+    return f"`{spec}` (cheat: sees the hands)" if spec == ORACLE else f"`{spec}`"
 
 
 def single(preset: str, players: int):
@@ -153,7 +163,12 @@ def section_ladder(ctx, ladder: dict, specs) -> str:
             "Wilson 95 % intervals; the fair share is 1/players. Δ vs expert is the paired "
             "difference from an `expert` in the same seat on the same deals (the `expert` row "
             "is the all-expert table: its Δ is 0 by construction). Deals = deals per preset "
-            "and table size; a slow policy plays fewer, and its wider intervals show it.\n\n")
+            "and table size; a slow policy plays fewer, and its wider intervals show it. "
+            "`search` is the search player at its defaults (public bookkeeping of what each "
+            "seat has seen, racing the options); `search:alloc=flat:beliefs=lacks` is the same "
+            f"search with the beliefs and allocation of engine version 5; `{ORACLE}` is a "
+            "cheat that deals its worlds from the true hands: its lead over `search` bounds "
+            "what better beliefs could buy at the default budget (`docs/policies.md`).\n\n")
     for players in TABLE_SIZES:
         rows = []
         for spec in specs:
@@ -168,7 +183,7 @@ def section_ladder(ctx, ladder: dict, specs) -> str:
                 cells.append("(reference)" if spec == OPPONENT else fmt(paired_difference(
                     df["win"].to_numpy(float), ref["win"].to_numpy(float)), "pp", 1))
             deals = len(ladder[(PRESET_NAMES[0], players, spec)])
-            rows.append([f"`{spec}`", f"{deals:,}" + (" (slow)" if is_slow(spec) else "")]
+            rows.append([label(spec), f"{deals:,}" + (" (slow)" if is_slow(spec) else "")]
                         + cells)
         header = ["policy", "deals"] + [h for p in PRESET_NAMES
                                         for h in (f"win `{p}`", "Δ vs expert")]
@@ -208,7 +223,7 @@ def section_ratings(ladder: dict, round_robin: dict, specs) -> str:
         tables = rating_tables(preset, ladder, round_robin, specs)
         pooled[preset] = model_check(fit_ratings(tables, reference=OPPONENT), tables)
     keys = [(p, n) for p in PRESET_NAMES for n in TABLE_SIZES]
-    rows = [[f"`{spec}`"] + ["0 (reference)" if spec == OPPONENT
+    rows = [[label(spec)] + ["0 (reference)" if spec == OPPONENT
                              else fmt(fits[k].elo(spec), "num", 0) for k in keys]
             for spec in specs]
     fast = [s for s in specs if not is_slow(s)]
@@ -271,7 +286,7 @@ def section_speed(ctx, speed: dict, specs) -> str:
     for spec in specs:
         f = speed[spec]
         per_deal = 1e6 / f["deals_per_s"][1]
-        rows.append([f"`{spec}`", f"{per_deal:,.1f}", f"{f['turns_per_deal']:.1f}",
+        rows.append([label(spec), f"{per_deal:,.1f}", f"{f['turns_per_deal']:.1f}",
                      f"{per_deal / f['turns_per_deal']:,.2f}",
                      f"{(per_deal - base) / f['turns_per_deal']:+,.2f}"])
     return ("## 3. Time per decision (machine-dependent)\n\n"
@@ -292,7 +307,8 @@ def section_reading(ladder: dict, specs, runtime_note: str) -> str:
         df = ladder[(preset, players, spec)]
         return proportion(int(df["win"].sum()), len(df))
 
-    order = sorted(specs, key=lambda s: -rate("standard", 4, s).value)
+    real_players = [s for s in specs if s != ORACLE]  # the cheat is no player
+    order = sorted(real_players, key=lambda s: -rate("standard", 4, s).value)
     none = {p: sum(win_counts(ladder[(p, n, OPPONENT)])[2] for n in TABLE_SIZES)
             / sum(len(ladder[(p, n, OPPONENT)]) for n in TABLE_SIZES) for p in PRESET_NAMES}
     spread = {n: rate("standard", n, order[0]).value - rate("standard", n, order[-1]).value
@@ -322,7 +338,24 @@ def section_reading(ladder: dict, specs, runtime_note: str) -> str:
                                                   for n, v in spread.items())
         + " under `standard`) is a lower bound on how much skill can matter in a deal, not "
         "its size: a stronger player would widen it.\n"
-        f"- **Runtime.** {runtime_note}\n")
+        + oracle_note(ladder, specs)
+        + f"- **Runtime.** {runtime_note}\n")
+
+
+def oracle_note(ladder: dict, specs) -> str:
+    """The oracle's lead over the search at the same budget, paired on the same deals."""
+    if ORACLE not in specs or "search" not in specs:
+        return ""
+    gaps = []
+    for n in TABLE_SIZES:
+        a, b = ladder[("standard", n, ORACLE)], ladder[("standard", n, "search")]
+        gaps.append(fmt(paired_difference(a["win"].to_numpy(float), b["win"].to_numpy(float)),
+                        "pp", 1) + f" at {n} players")
+    return ("- **The oracle ceiling.** `" + ORACLE + "` minus `search`, paired on the same "
+            "deals under `standard`: " + ", ".join(gaps) + ". It is not a player (it sees the "
+            "other hands); it bounds what any better belief about the hidden cards could add "
+            "to the search at its default budget, and it is left out of the order and the "
+            "spread above.\n")
 
 
 def main() -> None:

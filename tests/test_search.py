@@ -17,11 +17,14 @@ SINGLE = get_preset("standard").replace(match="single")
 def test_search_specs_are_canonical_and_checked():
     assert check_policy("search:budget=32:rollout=expert:objective=win") == "search"
     assert check_policy("search:objective=points:budget=8") == "search:budget=8:objective=points"
+    assert check_policy("search:beliefs=public:alloc=race") == "search"
+    assert check_policy("search:beliefs=oracle:alloc=flat") == "search:alloc=flat:beliefs=oracle"
     code = policy_code("search:budget=8:rollout=greedy")
     assert code & E.POL_KIND == E.POL_SEARCH
     assert (code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF == 8
     assert (code >> E.SEARCH_ROLLOUT_SHIFT) & E.ROLLOUT_KIND == E.POL_GREEDY
     for bad, message in [("search:budget=7", "allowed: 32, 1, 2"),
+                         ("search:beliefs=peek", "allowed: public, lacks, oracle"),
                          ("search:rollout=search", "allowed: expert, greedy"),
                          ("search:objective=fun", "allowed: win, points, match")]:
         with pytest.raises(SimulationError, match=message):
@@ -90,7 +93,7 @@ def _rich_state():
     """The first hand-made state in which seat 0 has at least three cards to choose from."""
     for seed in range(100):
         G, H = _state(seed)
-        if len(_decide(G, H, seed=0, policy="search:budget=1")[0]) >= 4:
+        if len(_decide(G, H, seed=0, policy="search:budget=1")[0]) >= 3:
             return G, H
     raise AssertionError("no state with a choice")
 
@@ -99,9 +102,26 @@ def _cards_of(H, q):
     return [c for c in range(N_DECK_TYPES) if int(H[q]) >> c & 1]
 
 
-def test_no_peeking_hidden_cards_do_not_change_the_decision():
-    G, H = _rich_state()
-    seen = _decide(G, H, seed=5)
+def _with_public_facts(G, H, talon=True):
+    """The state with public bookkeeping in force: seat 1 showed at 7 cards that it held no
+    heart (and, at 3 of them, no spade either); with ``talon``, the talon was rebuilt once, from
+    its own cards and two more that seat 2 has drawn since (the public record of that talon)."""
+    G = G.copy()
+    hearts = sum(1 << make_card(r, 2) for r in range(13))
+    spades = sum(1 << make_card(r, 3) for r in range(13))
+    G[E.G_WIDE + 1], G[E.G_WIDE_N + 1] = hearts, 7
+    G[E.G_STRONG + 1], G[E.G_STRONG_N + 1] = hearts | spades, 3
+    if not talon:
+        return G
+    G[E.S_RESHUFFLES] = 1
+    for card in list(G[E.G_TALON:E.G_TALON + G[E.S_NT]]) + _cards_of(H, 2)[:2]:
+        G[E.G_RESHUFFLED + card] += 1
+    return G
+
+
+def _swap_hidden(G, H):
+    """The state with hidden cards moved: one between two opponents (both ways), and one between
+    an opponent and the talon (both ways); the hand sizes and everything public unchanged."""
     other = (G.copy(), H.copy())
     # swap a card between two opponents, and one between an opponent and the talon
     a, b = _cards_of(H, 1)[0], _cards_of(H, 2)[0]
@@ -112,22 +132,62 @@ def test_no_peeking_hidden_cards_do_not_change_the_decision():
     _move_card(other[1], other[0], ("talon", None), ("hand", 3), t)
     assert [len(_cards_of(other[1], q)) for q in range(4)] == [7] * 4
     assert not np.array_equal(other[1], H)
-    hidden = _decide(*other, seed=5)
-    for mine, theirs in zip(seen, hidden):
-        assert np.array_equal(mine, theirs)
+    return other
+
+
+def _same(one, other):
+    return all(np.array_equal(a, b) for a, b in zip(one, other))
+
+
+@pytest.mark.parametrize("policy", ["search:budget=16", "search:budget=16:beliefs=lacks",
+                                    "search:budget=16:alloc=flat"])
+def test_no_peeking_hidden_cards_do_not_change_the_decision(policy):
+    G, H = _rich_state()
+    for state in ((G, H), (_with_public_facts(G, H), H)):
+        seen = _decide(*state, seed=5, policy=policy)
+        assert _same(seen, _decide(*_swap_hidden(*state), seed=5, policy=policy))
+
+
+def test_the_public_bookkeeping_is_read_and_the_oracle_peeks():
+    G, H = _rich_state()
+    plain = _decide(G, H, seed=5)
+    # the public facts change the worlds, so the estimates (the same stream otherwise)
+    assert not _same(plain, _decide(_with_public_facts(G, H), H, seed=5))
+    assert not _same(plain, _decide(_with_public_facts(G, H, talon=False), H, seed=5))
+    # ... but not for the old rule, which reads only the lacks flags (a reshuffle would count:
+    # the expert's playouts read how often the talon was rebuilt)
+    lacks = "search:budget=16:beliefs=lacks"
+    assert _same(_decide(G, H, seed=5, policy=lacks),
+                 _decide(_with_public_facts(G, H, talon=False), H, seed=5, policy=lacks))
+    # the oracle (a cheat, for diagnostics) sees the hidden cards: moving them moves it
+    oracle = "search:budget=16:beliefs=oracle"
+    assert not _same(_decide(G, H, seed=5, policy=oracle),
+                     _decide(*_swap_hidden(G, H), seed=5, policy=oracle))
+
+
+def test_no_option_is_played_twice_and_racing_spends_at_most_the_budget():
+    G, H = _rich_state()
+    cards, suits, no_stack, base, totals, diffs, squares, played = _decide(G, H, seed=5)
+    options = list(zip(cards, suits, no_stack))
+    assert len(set(options)) == len(options) and E.NO_FORCE not in cards
+    assert 0 <= base < len(cards) and played[base] == played.max()
+    assert played.sum() <= 16 * len(cards)
+    assert diffs[base] == 0 and squares[base] == 0
+    flat = _decide(G, H, seed=5, policy="search:budget=16:alloc=flat")[-1]
+    assert list(flat) == [16] * len(cards)
 
 
 def test_the_decision_does_depend_on_what_the_seat_sees_and_its_stream():
     G, H = _rich_state()
-    cards, _, _, totals, _ = _decide(G, H, seed=5)
-    assert len(cards) >= 4 and cards[0] == E.NO_FORCE and totals.sum() > 0
-    assert not np.array_equal(_decide(G, H, seed=6)[3], totals)
+    cards, _, _, _, totals, _, _, _ = _decide(G, H, seed=5)
+    assert len(cards) >= 3 and totals.sum() > 0
+    assert not np.array_equal(_decide(G, H, seed=6)[4], totals)
     mine = _cards_of(H, 0)[0]
     theirs = _cards_of(H, 1)[0]
     _move_card(H, G, ("hand", 0), ("hand", 1), mine)
     _move_card(H, G, ("hand", 1), ("hand", 0), theirs)
     changed = _decide(G, H, seed=5)
-    assert not (np.array_equal(changed[0], cards) and np.array_equal(changed[3], totals))
+    assert not (np.array_equal(changed[0], cards) and np.array_equal(changed[4], totals))
 
 
 def test_search_games_are_legal_and_narrated():
@@ -142,7 +202,7 @@ def test_search_games_are_legal_and_narrated():
     estimates = trace[trace[:, 0] == Event.ESTIMATE]
     assert len(estimates) and set(estimates[:, 1]) <= {0, 1}
     text = narrate(trace)
-    assert "weighs: rollout" in text
+    assert "weighs: " in text and " (rollout) " in text
 
 
 def test_estimate_options_read_back():
@@ -150,7 +210,8 @@ def test_estimate_options_read_back():
     assert estimate_option((eight + 2) | (1 + 1) << 8) == f"{card_name(eight)}→{SUIT_SYMBOLS[1]}"
     assert estimate_option((eight + 2) | 1 << 12) == f"{card_name(eight)} (no stack)"
     assert estimate_option(1) == "draw"
-    assert estimate_option(0) == "rollout"
+    assert estimate_option(0) == "rollout"  # an option of its own in traces before version 6
+    assert estimate_option(1 | E.ROLLOUT_MOVE_BIT) == "draw (rollout)"
 
 
 def test_the_match_objective_plays_the_match_on():
@@ -168,3 +229,27 @@ def test_the_match_objective_plays_the_match_on():
     for game in range(3):
         trace = trace_game(match, 6, game, policies=seats)
         assert referee(trace, match)["winner"] == by_match.winner[game]
+
+
+def test_the_points_objective_weighs_the_valuation_not_the_scale():
+    # with a random rollout nothing else in the game weighs the cards: only the search's scoring
+    rules = SINGLE.replace(players=3)
+    seats = ["search:budget=8:objective=points:rollout=random", "expert", "expert"]
+    plain = simulate(rules, 40, seed=8, policies=seats)
+    assert not plain.equals(simulate(rules, 40, seed=8, policies=seats, valuation="crazy_eights"))
+    # the win objective does not weigh cards: the same games whatever the valuation
+    wins = ["search:budget=8:rollout=random", "random", "random"]
+    assert simulate(rules, 40, seed=8, policies=wins).equals(
+        simulate(rules, 40, seed=8, policies=wins, valuation="crazy_eights"))
+
+
+def test_the_public_bookkeeping_is_never_contradicted_by_the_true_hands():
+    from vandatta_sim.beliefs import audit
+    # without specials_only_must_draw the bookkeeping is exact: never wrong
+    exact = audit(SINGLE.replace(players=4, specials_only_must_draw=False), 150, seed=3,
+                  policies=["search:budget=2"] + ["expert"] * 3)
+    assert exact["turns"] > 1000 and exact["opponents_tiered"] > 0
+    assert exact["turns_public_wrong"] == 0 and exact["turns_talon_wrong"] == 0
+    # while the old lacks flags (never cleared by a draw) are wrong at some turns
+    assert exact["turns_lacks_wrong"] > 0
+    assert exact["turns_talon_known"] > 0

@@ -26,8 +26,10 @@ kind  name         seat                       a                          b
 ====  ===========  =========================  =========================  =======================
 
 ESTIMATE rows come before a search player's choice, one per option it weighed: ``a`` is
-``(card + 2) | (suit + 1) << 8 | stop << 12`` (card -2: the move its rollout policy would make;
--1: draw or take the duty; suit -1: none named with it; stop 1: no stacking), ``b`` its mean
+``(card + 2) | (suit + 1) << 8 | stop << 12 | rollout << 13`` (card -1: draw or take the duty;
+suit -1: none named with it; stop 1: no stacking; rollout 1: the move its rollout policy would
+make, the baseline the others must beat; card -2 in traces of engine version 5 and before: the
+rollout policy's move as an option of its own), ``b`` its mean
 outcome in thousandths (deals won, or minus points). They record what the player thought, not
 what happened: the referee skips them.
 """
@@ -96,12 +98,12 @@ def _kind_name(kind: int) -> str:
 
 def estimate_option(code: int) -> str:
     """A search player's option from an ESTIMATE row's ``a``: ``♠8→♥``, ``♣5 (no stack)``,
-    ``draw``, ``rollout`` (the move its rollout policy would make)."""
+    ``draw``, ``♣5 (rollout)`` (the move its rollout policy would make)."""
     card, suit, stop = (code & 0xFF) - 2, ((code >> 8) & 0xF) - 1, (code >> 12) & 1
     text = "rollout" if card == -2 else "draw" if card == -1 else _card(card)
     if suit >= 0:
         text += f"→{_suit(suit)}"
-    return text + (" (no stack)" if stop else "")
+    return text + (" (no stack)" if stop else "") + (" (rollout)" if (code >> 13) & 1 else "")
 
 
 def describe_row(row: Sequence[int]) -> str:

@@ -12,9 +12,11 @@ import sys
 import click
 
 from .interrupts import interrupts_end_the_run
-from .options import (ASCII_INT, build_rules, check_store_path, overrides_option,
-                      players_option, preset_option, rules_file_option, seed_option,
-                      store_option, threads_option, usage_errors)
+from .builders import build_rules, check_store_path
+from .errors import usage_errors
+from .options import (overrides_option, players_option, preset_option, rules_file_option,
+                      seed_option, store_option, threads_option)
+from .paramtypes import ASCII_INT
 
 
 @click.command("tune")

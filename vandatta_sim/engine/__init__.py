@@ -15,6 +15,9 @@ they build on each other:
 - ``policies``: the heuristic policies, every decision side by side;
 - ``game``: one deal under the rules: draws, legality, playing a card, a turn, a deal;
 - ``match``: the match's bookkeeping and the batch runner;
+- ``worlds``: what a search seat believes about the hidden cards: the public bookkeeping
+  (compiled into the game through hooks declared in ``primitives``), the worlds it deals,
+  their likelihood weights, and the audit of its beliefs against the true hands;
 - ``search``: the search player, compiled into the turn loop through the hook ``game._search``.
 
 Caching: numba stamps a cached kernel with its own source file only; the engine's locator
@@ -48,14 +51,18 @@ What each of these measures was worth is in the commit history
 """
 
 # Import order matters: ``_numba`` registers the cache locator before any module decorates a
-# kernel (the ``layout`` it imports has none), and ``search`` must be imported before anything
-# compiles, because its overload of ``game._search`` is what the turn loop calls; numba looks it
+# kernel (the ``layout`` it imports has none), and ``search`` and ``worlds`` must be imported
+# before anything compiles, because their overloads of ``game._search`` and of the bookkeeping
+# hooks are what the turn loop calls; numba looks them
 # up when it first compiles ``run_batch_nb``, by which time this file has run to the end.
-from . import _numba, game, layout, match, policies, primitives, search  # noqa: F401
+from . import _numba, game, layout, match, policies, primitives, search, worlds  # noqa: F401
 from ._numba import ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, UncheckedArray, inline, njit
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)
 from .game import policy_choice_nb
 from .match import MATCH_GOES_ON, run_batch_nb
 from .policies import NO_FORCE, NOT_COUNTED, STRANDED
 from .primitives import GOLDEN, LOW32, MIX1, MIX2, U11, U27, U30, U31, U32, WY0, WY1, game_seed_nb
-from .search import MAX_OPTIONS, SEARCH_SEEDED, search_decision_nb, search_options, search_values
+from .search import (
+    MAX_OPTIONS, ROLLOUT_MOVE_BIT, SEARCH_SEEDED, search_decision_nb, search_options,
+    search_values)
+from .worlds import AUDIT_FIELDS, belief_audit_nb

@@ -30,7 +30,9 @@ from .layout import (
 from ._numba import _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, inline, njit
 from .primitives import (
     MIX2, U11, _bit, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
-    _rand_below, _rank, _rank_mask, _seat, _seed_rng, _step, _suit, _suit_count, _suit_mask)
+    _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
+    _note_reshuffle, _rand_below, _rank, _rank_mask, _seat, _seed_rng, _step, _suit,
+    _suit_count, _suit_mask)
 from .policies import (
     NOT_COUNTED, NO_FORCE, _choose, _choose_stack, _choose_suit, _min_opponent_for)
 
@@ -64,9 +66,11 @@ def _draw(C, G, H, tr, p, cause):
         G[S_ND] = 1
         G[S_NT] = nd - 1
         G[S_RESHUFFLES] += 1
+        _note_reshuffle(G, tr)
         _emit(G, tr, EV_RESHUFFLE, -1, nd - 1, 0)
     card = _take(G, H)
     _hand_add(H, p, card)
+    _note_draw(G, tr, p)
     G[S_DRAWS] += 1
     _emit(G, tr, EV_DRAW, _seat(G, p), card, cause)
     return card
@@ -177,6 +181,7 @@ def _place(C, G, H, tr, p, card):
     if not _is_joker(card):
         G[G_LACKS + p] &= ~(1 << _suit(card))
     left = before - 1
+    _note_play(G, tr, p, card, left)
     if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
         threshold = C[C_FORGET + _seat(G, p)]
         forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
@@ -200,6 +205,7 @@ def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
     suit = G[S_FORCE_SUIT]  # the search player's choice, made with the card
     if suit < 0 or not (allowed_suits >> suit) & 1:
         suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
+    _note_named(G, H, tr, p, suit, allowed_suits, next_lacks)
     G[S_EFF] = EFF_EIGHT
     G[S_SUIT] = suit
     _emit(G, tr, EV_NAME_SUIT, _seat(G, p), suit, 0)
@@ -297,9 +303,11 @@ def _move(C, G, H, tr, pol, p, n, forced):
         card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                        min_opp)
     if card >= 0:
+        _note_choice(G, H, tr, p, n, card, count)
         return card
     if m == ZERO:
         G[G_LACKS + p] |= 1 << G[S_SUIT]  # seen by everyone: it could not follow this suit
+        _note_failure(C, G, tr, p, on_top, count)
     drawn = 0
     limit = C[R_DRAW_LIMIT]
     while limit == 0 or drawn < limit:
@@ -355,6 +363,9 @@ def _answer_duty(C, G, H, tr, pol, p, n, forced):
         C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], NOT_COUNTED)
     if card >= 0:
         return card
+    if answers == ZERO:
+        _note_failure(C, G, tr, p, ACES if G[S_DUTY_ACE] > 0 else (
+            TWOS if C[R_TWO_DRAWS_TWO] else ZERO), count)
     duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
     G[S_DUTY_ACE] = 0
     G[S_DUTY_TWO] = 0
@@ -567,6 +578,7 @@ def _deal_hands(C, G, H, tr, n, deal_no):
         H[q] = ZERO
         H[HI + q] = ZERO
         G[G_LACKS + q] = 0
+        _note_new_hand(G, tr, q)
         for _ in range(C[R_HAND]):
             card = _take(G, H)
             _hand_add(H, q, card)

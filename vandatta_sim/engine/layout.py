@@ -75,7 +75,31 @@ G_ACTIVE = G_SEATS + MAX_SEATS  # per seat: still in the match
 G_TOTALS = G_ACTIVE + MAX_SEATS  # per seat: match points
 G_WINS = G_TOTALS + MAX_SEATS  # per seat: deals won
 G_POINTS = G_WINS + MAX_SEATS  # per position: points of the deal just played
-G_SIZE = G_POINTS + MAX_SEATS
+G_PLAY_SIZE = G_POINTS + MAX_SEATS  # the part of G a search playout copies and plays on
+# The public bookkeeping (worlds.py; kept by real games only, read by a search seat's worlds,
+# never by a playout or a policy): per position, what its failed plays have shown about its
+# hand. "At least G_STRONG_N cards avoid the card types of mask G_STRONG, and at least G_WIDE_N
+# (of which those) avoid G_WIDE" (G_STRONG includes G_WIDE). G_RESHUFFLED: per card type, its
+# copies in the talon as rebuilt at the last reshuffle (valid where S_RESHUFFLES > 0).
+G_STRONG = G_PLAY_SIZE
+G_STRONG_N = G_STRONG + MAX_SEATS
+G_WIDE = G_STRONG_N + MAX_SEATS
+G_WIDE_N = G_WIDE + MAX_SEATS
+G_RESHUFFLED = G_WIDE_N + MAX_SEATS
+# For beliefs=weighted, per position: its last CHOICES_KEPT moves from the hand as its policy
+# made them since it last drew (G_CHOICES_N of them, oldest first), each CHOICE_FIELDS numbers:
+# the card, the top it was played on (eff | suit << 2 | rank << 4 | joker << 8 | reshuffles
+# << 9), its hand size then, the suits the next player lacked, the smallest opponent hand; the
+# suit it named last (-1: none, or a draw since), the suits it might name (| the next player's
+# lacks << 4) and its hand size after naming.
+CHOICES_KEPT = 3
+CHOICE_FIELDS = 5
+G_CHOICES_N = G_RESHUFFLED + N_TYPES
+G_CHOICES = G_CHOICES_N + MAX_SEATS
+G_NAMED = G_CHOICES + MAX_SEATS * CHOICES_KEPT * CHOICE_FIELDS
+G_NAMED_ALLOWED = G_NAMED + MAX_SEATS
+G_NAMED_COUNT = G_NAMED_ALLOWED + MAX_SEATS
+G_SIZE = G_NAMED_COUNT + MAX_SEATS
 
 # --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
 HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two copies" mask
@@ -97,16 +121,19 @@ OPT_EIGHTS_DUMP = 8  # expert:eights=dump: the expert, except that it plays an e
 # has at most K cards (a timing study between hold and dump); K sits in these bits
 EIGHTS_AT_SHIFT = 4
 EIGHTS_AT_MAX = 15
-# search: determinized Monte Carlo (see search.py). Its options: budget (worlds sampled per
-# decision; every option is played out in each), the rollout policy that plays every seat in the
-# playouts, and the objective (win the deal, fewest points, or win the match: its playouts then
-# play the rest of the match).
+# search: determinized Monte Carlo (see search.py). Its options: budget (worlds per option per
+# decision), the rollout policy that plays every seat in the playouts, the objective (win the
+# deal, fewest points, or win the match: its playouts then play the rest of the match), the
+# margin, the beliefs its worlds are dealt with and how the budget is allocated.
 SEARCH_ROLLOUT_SHIFT = 3  # 2 bits: the rollout policy's POL_* (random … eight-dumper)
 ROLLOUT_KIND = 3
 OPT_SEARCH_POINTS = 1 << 5  # objective=points
 SEARCH_MARGIN_SHIFT = 6  # 2 bits: standard errors an option must lead the rollout move by
 SEARCH_BUDGET_SHIFT = 8  # 16 bits
 OPT_SEARCH_MATCH = 1 << 24  # objective=match
+SEARCH_BELIEFS_SHIFT = 25  # 2 bits: the worlds' beliefs (BELIEFS_*, see worlds.py)
+BELIEFS_PUBLIC, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_WEIGHTED = 0, 1, 2, 3
+OPT_SEARCH_FLAT = 1 << 27  # alloc=flat: every option in every world (no racing)
 SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
@@ -116,7 +143,13 @@ POLICY_OPTIONS = {
         "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
                     for name in ("expert", "greedy", "random", "eight-dumper")},
         "objective": {"win": 0, "points": OPT_SEARCH_POINTS, "match": OPT_SEARCH_MATCH},
-        "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)}},
+        "margin": {str(z): z << SEARCH_MARGIN_SHIFT for z in (2, 0, 1, 3)},
+        # oracle is a cheat (it sees the true hands): a diagnostic ceiling, never a player
+        "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
+                    "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
+                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT,
+                    "weighted": BELIEFS_WEIGHTED << SEARCH_BELIEFS_SHIFT},
+        "alloc": {"race": 0, "flat": OPT_SEARCH_FLAT}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
 # --- expert's weights: its decisions are features times these (see _expert_pick, _choose) -------

@@ -181,3 +181,37 @@ def _emit_nb(G, tr, kind, seat, a, b):
                 tr[k, 3] = b
             G[S_NEV] = k + 1
     return record
+
+
+# --- the public bookkeeping's hooks: what everyone has seen of each hand ------------------------
+# Declared here and compiled by overloads in worlds.py (which the package imports before any
+# kernel compiles): there they record, in real games only, into G's fields of their own (see
+# layout.G_PLAY_SIZE) what a search seat's worlds read; in a playout (a 1-D trace) they are no
+# code at all. No policy reads these fields, so they change no game.
+def _note_play(G, tr, p, card, left):
+    """Position p played ``card`` from its hand and holds ``left`` cards."""
+
+
+def _note_failure(C, G, tr, p, shown, count):
+    """Position p, holding ``count`` cards, could not play: none of them is of the types of
+    ``shown`` (what would have been playable), with the rules' exceptions (worlds.py)."""
+
+
+def _note_reshuffle(G, tr):
+    """The talon was just rebuilt from the discards: its composition is public."""
+
+
+def _note_new_hand(G, tr, q):
+    """A new deal: nothing is known about q's hand yet."""
+
+
+def _note_draw(G, tr, p):
+    """p drew a card it has not shown: its earlier choices no longer tell about its hand."""
+
+
+def _note_choice(G, H, tr, p, n, card, count):
+    """p, holding ``count`` cards, plays ``card`` from its hand by its choice (or its search's)."""
+
+
+def _note_named(G, H, tr, p, suit, allowed, next_lacks):
+    """p names ``suit`` of ``allowed`` (the next player lacking ``next_lacks``)."""

@@ -1,10 +1,11 @@
 """The search player: determinized Monte Carlo over its own information (its options, the
-worlds it samples, the playouts, the choice).
+baseline, the playouts, how the budget is raced, the choice).
 
 Its kernels are compiled into the game's turn loop through the hook ``game._search``, which
 ``_search_nb`` below overloads; the package's ``__init__`` imports this module before any kernel
 compiles. The playouts run the turn loop under a dispatcher of their own
 (``game._playout_turns``), so that the kernel never calls itself while it is being compiled.
+What the worlds believe about the hidden cards is worlds.py.
 """
 
 from __future__ import annotations
@@ -13,23 +14,24 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from ..cards import N_DECK_TYPES, N_SUITS, N_TYPES
+from ..cards import N_SUITS, N_TYPES
 from .layout import (
-    C_POL, C_SIZE, DEAL_CAP, EIGHTS, EV_ESTIMATE, G_DISCARD, G_LACKS, G_SIZE, G_TALON, HI,
-    H_SIZE, JK_SUPER_EIGHT, JOKERS, MAX_SEATS, M_SINGLE, ONE, OPT_SEARCH_MATCH,
-    OPT_SEARCH_POINTS, ROLLOUT_TURNS, R_DECKS, R_EIGHT_SAME, R_JOKERS, R_JOKER_EFFECT,
-    R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT,
-    SEARCH_ROLLOUT_SHIFT, S_DEAL_NO, S_FORCE_SUIT, S_ND, S_NO_STACK, S_NT, S_SCRIPTED,
-    TALON_SIZE, ZERO)
+    ALL_SUITS, BELIEFS_WEIGHTED, C_POL, C_SCALE, C_SIZE, C_VALUE, DEAL_CAP, EIGHTS, EV_ESTIMATE,
+    G_LACKS, G_PLAY_SIZE, G_SIZE, HI, H_SIZE, JK_SUPER_EIGHT, JOKERS, MAX_SEATS, M_SINGLE, ONE,
+    OPT_SEARCH_FLAT, OPT_SEARCH_MATCH, OPT_SEARCH_POINTS, ROLLOUT_KIND, ROLLOUT_TURNS,
+    R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING,
+    SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT,
+    S_DEAL_NO, S_DIR, S_FORCE_SUIT, S_NO_STACK, TALON_SIZE, ZERO)
 from ._numba import _keep_alive, _low_bit, _unchecked, njit
 from .primitives import (
-    GOLDEN, _bit, _emit, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _rand_below,
-    _rank, _rank_mask, _seat, _seed_rng, _suit)
-from .policies import NO_FORCE
+    GOLDEN, _bit, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
+    _step)
+from .policies import NOT_COUNTED, NO_FORCE, _choose, _choose_suit, _min_opponent_for
 from .game import (
-    _deal_hands, _duty_answers, _hand_points, _hand_points_all, _legal, _on_top,
-    _playout_turns, _search, _start_card)
+    _deal_hands, _duty_answers, _hand_points, _hand_points_all, _legal, _on_top, _playout_turns,
+    _search, _start_card)
 from .match import MATCH_GOES_ON, _after_deal, _next_dealer, _seat_order
+from .worlds import _determinize, _weighted_world
 
 
 # ================================================================================================
@@ -37,21 +39,31 @@ from .match import MATCH_GOES_ON, _after_deal, _next_dealer, _seat_order
 # ================================================================================================
 # At each move (which card, with which suit for an eight or a super-eight joker, whether to stack
 # on, or to draw where must_play is off; or how to answer a duty) the search player lists its
-# options, then samples ``budget`` worlds consistent with what its seat knows: its own hand, the
-# discard pile, the other hands' sizes, the suits the others have shown they lack; the unseen
-# cards are dealt at random to the other hands and the talon. In every world it plays each
-# option out to the end of the deal (with objective=match in a match: to the end of the match),
-# every seat, itself included, playing the rollout policy, the same random numbers for every
-# option of a world. Its first option is the rollout policy's own move; it plays another only
-# where that one's mean outcome (deals or matches won, or fewest points) is better by more than
-# ``margin`` standard errors of the paired difference (flat Monte Carlo over a dozen options
-# picks noise otherwise: measured, budget 32 without this rule won 21% against three experts,
-# below their 25%). Its random numbers come from a stream of its own, seeded with one number of
-# the game's stream per decision, so a game still depends only on (seed, game, rules, seats),
-# and the decision depends only on the seat's information and that stream (tests/test_search.py
-# checks both).
+# options, one of which is its rollout policy's own move (the baseline), then samples worlds
+# consistent with what its seat knows (beliefs=public: its own hand, the discard pile, the other
+# hands' sizes, and the public bookkeeping: what each failed play showed about the cards held
+# then, and the talon's composition after a reshuffle; the unseen cards are dealt at random within
+# those constraints). In every world it plays the options out to the end of the deal (with
+# objective=match in a match: to the end of the match), every seat, itself included, playing the
+# rollout policy, the same random numbers for every option of a world. It plays another option
+# than the baseline only where that one's mean outcome (deals or matches won, or fewest points as
+# the `valuation` weighs them) is better by more than ``margin`` standard errors of the paired
+# difference (flat Monte Carlo over a dozen options picks noise otherwise: measured, budget 32
+# without this rule won 21% against three experts, below their 25%).
+# Budget where it matters (alloc=race): the playouts of ``budget`` worlds of every option are
+# spent in rounds; at looks after 8, 16, 32 … worlds an option whose upper bound (mean paired
+# difference from the baseline + RACE_Z standard errors) is below the best lower bound (the
+# baseline's is 0) is dropped, and the playouts it would have used go to more worlds for those
+# left (at most RACE_WORLDS × budget worlds); alone with nothing left to race, the baseline stops.
+# Its random numbers come from a stream of its own, seeded with one number of the game's stream
+# per decision, so a game still depends only on (seed, game, rules, seats), and the decision
+# depends only on the seat's information and that stream (tests/test_search.py checks both).
 MAX_OPTIONS = 64
 SEARCH_SEEDED = 0x5EA5C4  # mixed into the search stream's seed (a stream apart from the game's)
+FIRST_LOOK = 8  # racing: worlds before the first look at the paired differences (then doubling)
+RACE_WORLDS = 4  # racing: at most this many times the budget in worlds
+RACE_Z = 2.0  # racing: standard errors of the bounds that drop an option
+ROLLOUT_MOVE_BIT = 1 << 13  # in an ESTIMATE row's option code: this is the rollout's own move
 
 
 @overload(_search, inline="always")
@@ -65,12 +77,10 @@ def _search_nb(C, G, H, tr, p, n, duty):
 
 @njit
 def search_options(C, H, p, m, may_pass, cards, suits, no_stack):
-    """Fill the option arrays for p's choice from legal mask ``m``; returns their number.
-    Option 0 is NO_FORCE: the rollout policy's own move."""
-    cards[0] = NO_FORCE
-    suits[0] = -1
-    no_stack[0] = 0
-    k = 1
+    """Fill the option arrays for p's choice from legal mask ``m``; returns their number: each
+    legal card (with each suit it may name, with and without stopping a stack), and a draw
+    where ``may_pass``."""
+    k = 0
     mm = m
     while mm and k < MAX_OPTIONS - 9:
         c = _low_bit(mm)
@@ -108,6 +118,38 @@ def _search_choices(C, G, H, p, duty, cards, suits, no_stack):
 
 
 @njit
+def _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
+    """The index of the option that is the rollout policy's own move (its ties broken with the
+    search stream S): the baseline that another option must beat. It reads only p's hand and
+    public facts, as the policy does."""
+    rollout = (C[C_POL + _seat(G, p)] >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
+    Hc = np.empty(H_SIZE, np.uint64)
+    for j in range(H_SIZE):
+        Hc[j] = H[j]
+    _seed_rng(Hc, _next_u64(S))
+    count = _hand_count(H, p)
+    nxt = _step(p, G[S_DIR], n)
+    if duty:
+        m = _duty_answers(C, G, H, p)
+        min_opp = NOT_COUNTED
+    else:
+        m = _legal(C, G, H[p], count, _on_top(C, G))
+        min_opp = _min_opponent_for(H, rollout, p, n)
+    card = _choose(C, G, Hc, rollout, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                   min_opp)
+    suit = -1
+    if card >= 0:
+        b = _bit(card)
+        if ((b & EIGHTS) and not C[R_EIGHT_SAME]) or (
+                (b & JOKERS) and C[R_JOKER_EFFECT] == JK_SUPER_EIGHT):
+            suit = _choose_suit(H, rollout, p, ALL_SUITS, G[G_LACKS + nxt])
+    for o in range(k):
+        if cards[o] == card and suits[o] == suit and no_stack[o] == 0:
+            return o
+    return 0
+
+
+@njit
 def _playout_match(C, G, H, tr, n, res, world_seed):
     """The rest of the match after a playout's deal ended with ``res`` (G_POINTS not yet
     filled), every seat playing C's policies: the match winner's seat, or -1. Each later deal's
@@ -132,65 +174,23 @@ def _playout_match(C, G, H, tr, n, res, world_seed):
 
 
 @njit
-def _determinize(C, G, H, Gw, Hw, p, n, S, pool):
-    """A world consistent with what position p knows, into Gw/Hw: the cards p has not seen
-    (the pack less its hand and the discard pile, listed in card order, whatever the true
-    deal) dealt at random from stream S to the other hands (their sizes kept, a suit a player
-    has shown it lacks avoided where the cards allow) and the rest to the talon."""
-    for j in range(G_SIZE):
-        Gw[j] = G[j]
-    for j in range(H_SIZE):
-        Hw[j] = H[j]
-    counts = np.zeros(N_TYPES, np.int64)
-    for t in range(N_DECK_TYPES):
-        counts[t] = C[R_DECKS]
-    for j in range(C[R_JOKERS]):
-        counts[N_DECK_TYPES + j] = C[R_DECKS]
-    for hand in (H[p], H[HI + p]):
-        while hand:
-            counts[_low_bit(hand)] -= 1
-            hand &= hand - ONE
-    for j in range(G[S_ND]):
-        counts[G[G_DISCARD + j]] -= 1
-    size = 0
-    for t in range(N_TYPES):
-        for _ in range(counts[t]):
-            pool[size] = t
-            size += 1
-    for q in range(n):
-        if q == p:
-            continue
-        Hw[q] = ZERO
-        Hw[HI + q] = ZERO
-        lacks = G[G_LACKS + q]
-        for _ in range(_hand_count(H, q)):
-            j = _rand_below(S, size)
-            for _ in range(8):  # a few tries for a card of a suit it may hold
-                c = pool[j]
-                if _is_joker(c) or (_bit(c) & EIGHTS) or not (lacks >> _suit(c)) & 1:
-                    break
-                j = _rand_below(S, size)
-            _hand_add(Hw, q, pool[j])
-            pool[j] = pool[size - 1]
-            size -= 1
-    for j in range(size):
-        Gw[G_TALON + j] = pool[j]
-    Gw[S_NT] = size
-    Gw[S_SCRIPTED] = 0
-
-
-@njit
-def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
-    """Each option's total outcome over the budget's worlds (deals won, minus p's points, or
-    matches won), and the sum of squares of its difference from option 0's, world by world;
-    with the seat's own random stream S; depends on nothing p cannot see."""
+def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
+    """Play the options out in worlds drawn with the seat's own random stream S (see the
+    section's comment for the rounds and the racing): per option its total outcome (deals won,
+    minus p's points as the valuation weighs them, or matches won), the sums of its paired
+    differences from the baseline ``base`` and of their squares, the worlds it was played in,
+    and whether it is still in the race. Depends on nothing p cannot see (except beliefs=oracle)."""
     pol = C[C_POL + _seat(G, p)]
     budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
+    beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
+    flat = pol & OPT_SEARCH_FLAT
     Cr_memory = np.empty(C_SIZE, np.int64)
     for j in range(C_SIZE):
         Cr_memory[j] = C[j]
     for q in range(MAX_SEATS):
         Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
+    for t in range(N_TYPES):  # the playouts are scored, and matches played, at the valuation
+        Cr_memory[C_SCALE + t] = C[C_VALUE + t]
     Gw = np.empty(G_SIZE, np.int64)
     Hw = np.empty(H_SIZE, np.uint64)
     G_memory = np.empty(G_SIZE, np.int64)
@@ -201,13 +201,39 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
     pool = np.empty(TALON_SIZE, np.int64)
     no_trace = np.zeros(0, np.int8)
     totals = np.zeros(k, np.float64)
+    diffs = np.zeros(k, np.float64)
     squares = np.zeros(k, np.float64)
-    for _ in range(budget):
-        _determinize(C, G, H, Gw, Hw, p, n, S, pool)
+    played = np.zeros(k, np.int64)
+    alive = np.ones(k, np.bool_)
+    left = k
+    playouts = budget * k
+    max_worlds = budget if flat else RACE_WORLDS * budget
+    look = FIRST_LOOK
+    worlds = 0
+    if beliefs == BELIEFS_WEIGHTED:  # scratch states for the candidate worlds and weights
+        Gc = np.empty(G_SIZE, np.int64)
+        Hc = np.empty(H_SIZE, np.uint64)
+        Gs = np.empty(G_SIZE, np.int64)
+        Hs = np.empty(H_SIZE, np.uint64)
+        for j in range(G_SIZE):
+            Gs[j] = G[j]
+        for j in range(H_SIZE):
+            Hs[j] = H[j]
+    else:
+        Gc = Gs = Gw
+        Hc = Hs = Hw
+    while worlds < max_worlds and playouts >= left and left > 1:
+        if beliefs == BELIEFS_WEIGHTED:
+            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs)
+        else:
+            _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs)
         playout_seed = _next_u64(S)
         first = 0.0
-        for o in range(k):
-            for j in range(G_SIZE):
+        for i in range(k):
+            o = base if i == 0 else (i - 1 if i <= base else i)  # the baseline first
+            if not alive[o]:
+                continue
+            for j in range(G_PLAY_SIZE):
                 G2[j] = Gw[j]
             for j in range(H_SIZE):
                 H2[j] = Hw[j]
@@ -217,19 +243,38 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
             result, _, _ = _playout_turns(Cr, G2, H2, no_trace, n, p, ROLLOUT_TURNS, cards[o],
                                           duty)
             if pol & OPT_SEARCH_POINTS:
-                outcome = -1.0 * _hand_points(C, H2[p], H2[HI + p])
+                outcome = -1.0 * _hand_points(Cr, H2[p], H2[HI + p])
             elif pol & OPT_SEARCH_MATCH and C[R_MATCH_KIND] != M_SINGLE:
                 winner = _playout_match(Cr, G2, H2, no_trace, n, result, playout_seed)
                 outcome = 1.0 if winner == _seat(G, p) else 0.0
             else:
                 outcome = 1.0 if result == p else 0.0
-            if o == 0:
+            if i == 0:
                 first = outcome
             totals[o] += outcome
+            diffs[o] += outcome - first
             squares[o] += (outcome - first) ** 2
+            played[o] += 1
+        worlds += 1
+        playouts -= left
+        if not flat and worlds == look:
+            look *= 2
+            lowest = 0.0  # the best lower bound: the baseline's own is 0
+            for o in range(k):
+                if alive[o] and o != base:
+                    mean = diffs[o] / worlds
+                    se = np.sqrt(max(squares[o] / worlds - mean * mean, 0.0) / (worlds - 1))
+                    lowest = max(lowest, mean - RACE_Z * se)
+            for o in range(k):
+                if alive[o] and o != base:
+                    mean = diffs[o] / worlds
+                    se = np.sqrt(max(squares[o] / worlds - mean * mean, 0.0) / (worlds - 1))
+                    if mean + RACE_Z * se < lowest:
+                        alive[o] = False
+                        left -= 1
     _keep_alive(Cr_memory, G_memory)
     _keep_alive(H_memory, H_memory)
-    return totals, squares
+    return totals, diffs, squares, played, alive
 
 
 @njit
@@ -238,25 +283,26 @@ def _search_move(C, G, H, tr, p, n, duty):
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
     k = _search_choices(C, G, H, p, duty, cards, suits, no_stack)
-    if k == 0:
-        return NO_FORCE  # nothing to choose: it draws
-    best = 0
-    if k > 2:  # option 0 and one card: the rollout policy plays that card anyway
-        S = np.empty(H_SIZE, np.uint64)
-        _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(SEARCH_SEEDED)))
-        totals, squares = search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, S)
-        pol = C[C_POL + _seat(G, p)]
-        budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
-        z = (pol >> SEARCH_MARGIN_SHIFT) & 3
-        margin = 0.0  # the best option's lead over option 0 beyond z standard errors
-        for o in range(k):
-            # the estimate in thousandths (of a deal won, or of a point): play narrates it
-            _emit(G, tr, EV_ESTIMATE, _seat(G, p),
-                  (cards[o] + 2) | ((suits[o] + 1) << 8) | (no_stack[o] << 12),
-                  int(round(1000.0 * totals[o] / budget)))
-            lead = (totals[o] - totals[0]) / budget
-            spread = squares[o] / budget - lead * lead
-            lead -= z * np.sqrt(max(spread, 0.0) / max(budget - 1, 1))
+    if k <= 1:
+        return NO_FORCE  # nothing to choose, or one card: the rollout policy plays it anyway
+    S = np.empty(H_SIZE, np.uint64)
+    _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(SEARCH_SEEDED)))
+    base = _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S)
+    totals, diffs, squares, played, alive = search_values(C, G, H, p, n, duty, cards, suits,
+                                                          no_stack, k, base, S)
+    z = (C[C_POL + _seat(G, p)] >> SEARCH_MARGIN_SHIFT) & 3
+    best = base
+    margin = 0.0  # the best option's lead over the baseline beyond z standard errors
+    for o in range(k):
+        w = max(played[o], 1)
+        # the estimate in thousandths (of a deal won, or of a point): play narrates it
+        _emit(G, tr, EV_ESTIMATE, _seat(G, p),
+              (cards[o] + 2) | ((suits[o] + 1) << 8) | (no_stack[o] << 12)
+              | (ROLLOUT_MOVE_BIT if o == base else 0), int(round(1000.0 * totals[o] / w)))
+        if alive[o] and o != base and played[o] > 1:
+            lead = diffs[o] / w
+            spread = squares[o] / w - lead * lead
+            lead -= z * np.sqrt(max(spread, 0.0) / (w - 1))
             if lead > margin:
                 margin = lead
                 best = o
@@ -268,9 +314,10 @@ def _search_move(C, G, H, tr, p, n, duty):
 @njit
 def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     """What the search player at position p weighs for its move in the state (G, H), with its
-    search stream started at ``seed``: the options (cards, suits, no_stack) and each one's
-    total and squared-difference sums (see search_values). For tests: a decision is a function
-    of the seat's information and its stream only."""
+    search stream started at ``seed``: the options (cards, suits, no_stack), the baseline's
+    index, and per option its total, paired-difference and squared-difference sums and worlds
+    played (see search_values). For tests: a decision is a function of the seat's information
+    and its stream only."""
     C = _unchecked(constants)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
@@ -280,7 +327,12 @@ def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     k = _search_choices(C, G, H, p, False, cards, suits, no_stack)
     S = np.empty(H_SIZE, np.uint64)
     _seed_rng(S, np.uint64(seed))
-    totals, squares = search_values(C, G, H, p, n, False, cards, suits, no_stack, k, S)
+    base = _rollout_option(C, G, H, p, n, False, cards, suits, no_stack, k, S)
+    totals, diffs, squares, played, _ = search_values(C, G, H, p, n, False, cards, suits,
+                                                      no_stack, k, base, S)
     _keep_alive(constants, G_memory)
     _keep_alive(H_memory, H_memory)
-    return cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), totals, squares
+    return (cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), base, totals, diffs,
+            squares, played)
+
+

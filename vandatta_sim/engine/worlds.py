@@ -1,0 +1,468 @@
+"""What a search seat believes about the cards it has not seen: the public bookkeeping that
+real games keep for it, the worlds it deals within those beliefs, the likelihood weights of
+beliefs=weighted, and the audit of those beliefs against the true hands (a diagnostic).
+
+The bookkeeping overloads the hooks that game.py calls (declared in primitives.py); the package's
+``__init__`` imports this module before any kernel compiles. They record only in real games (a
+2-D trace), into fields of G that no policy and no playout reads (layout.G_PLAY_SIZE), so they
+change no game. What a failed play shows: the hand held no card the top accepted (``on_top``),
+except that a last card may not be a special (out_on_special off), an eight without a follow-up
+card is no play (eight_follow=same_player), and a hand of only specials cannot play at all where
+specials_only_must_draw (for 1-2 cards that case is likely, so specials stay possible there; from
+3 cards on it is taken as excluded, and the belief audit counts how often that is wrong). A draw
+of unseen cards adds cards free of the constraint; a card played that the constraint excludes
+must be one of those.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import overload
+
+from ..cards import N_DECK_TYPES, N_SUITS, N_TYPES
+from .layout import (
+    ALL_SUITS, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_PUBLIC, CHOICES_KEPT, CHOICE_FIELDS,
+    C_POL, EIGHTS, G_ACTIVE, G_CHOICES, G_CHOICES_N, G_DISCARD, G_LACKS, G_NAMED,
+    G_NAMED_ALLOWED, G_NAMED_COUNT, G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N,
+    G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE, ONE, ORDINARY, POL_KIND, POL_SEARCH, ROLLOUT_KIND,
+    R_DECKS, R_EIGHT_SAME, R_JOKERS, R_MUST_PLAY, R_PLAYERS, R_SPECIALS_DRAW,
+    SEARCH_ROLLOUT_SHIFT, S_DIR, S_DRAWS, S_EFF, S_ND, S_NEV, S_NT, S_PLAYS, S_RANK,
+    S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, TURN_CAP, ZERO)
+from ._numba import _keep_alive, _low_bit, _popcount, _unchecked, inline, njit
+from .primitives import (
+    U11, _bit, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _note_choice, _note_draw,
+    _note_failure, _note_named, _note_new_hand, _note_play, _note_reshuffle, _rand_below, _seat,
+    _seed_rng, _step, _suit, _suit_count, _suit_mask, game_seed_nb)
+from .policies import NO_FORCE, _choose, _choose_suit, _min_opponent
+from .game import _deal_hands, _last_card_mask, _legal, _on_top, _start_card, _turn_loop
+from .match import _seat_order
+
+
+# --- the public bookkeeping ------------------------------------------------------------------
+def _real_game(tr):
+    return isinstance(tr, types.Array) and tr.ndim == 2
+
+
+@overload(_note_play, inline="always")
+def _note_play_nb(G, tr, p, card, left):
+    if not _real_game(tr):
+        return lambda G, tr, p, card, left: None
+
+    def note(G, tr, p, card, left):
+        b = np.int64(_bit(card))
+        wide_n = G[G_WIDE_N + p]
+        strong_n = G[G_STRONG_N + p]
+        if not (b & G[G_WIDE + p]):
+            wide_n -= 1
+        if not (b & G[G_STRONG + p]):
+            strong_n -= 1
+        wide_n = min(max(wide_n, 0), left)
+        G[G_WIDE_N + p] = wide_n
+        G[G_STRONG_N + p] = min(max(strong_n, 0), wide_n)
+    return note
+
+
+@overload(_note_failure, inline="always")
+def _note_failure_nb(C, G, tr, p, shown, count):
+    if not _real_game(tr):
+        return lambda C, G, tr, p, shown, count: None
+
+    def note(C, G, tr, p, shown, count):
+        f = shown
+        if count == 1:
+            f &= _last_card_mask(C, G)
+        if C[R_EIGHT_SAME]:
+            f &= ~EIGHTS
+        if C[R_SPECIALS_DRAW] and count < 3:
+            f &= ORDINARY
+        if f == ZERO:
+            return
+        # the cards that avoided the old wide tier now avoid the new types too; all avoid these
+        G[G_STRONG + p] = G[G_WIDE + p] | np.int64(f)
+        G[G_STRONG_N + p] = min(G[G_WIDE_N + p], count)
+        G[G_WIDE + p] = np.int64(f)
+        G[G_WIDE_N + p] = count
+    return note
+
+
+@overload(_note_reshuffle, inline="always")
+def _note_reshuffle_nb(G, tr):
+    if not _real_game(tr):
+        return lambda G, tr: None
+
+    def note(G, tr):
+        for t in range(N_TYPES):
+            G[G_RESHUFFLED + t] = 0
+        for j in range(G[S_NT]):
+            G[G_RESHUFFLED + G[G_TALON + j]] += 1
+    return note
+
+
+@overload(_note_new_hand, inline="always")
+def _note_new_hand_nb(G, tr, q):
+    if not _real_game(tr):
+        return lambda G, tr, q: None
+
+    def note(G, tr, q):
+        G[G_STRONG + q] = 0
+        G[G_STRONG_N + q] = 0
+        G[G_WIDE + q] = 0
+        G[G_WIDE_N + q] = 0
+        G[G_CHOICES_N + q] = 0
+        G[G_NAMED + q] = -1
+    return note
+
+
+@overload(_note_draw, inline="always")
+def _note_draw_nb(G, tr, p):
+    if not _real_game(tr):
+        return lambda G, tr, p: None
+
+    def note(G, tr, p):
+        G[G_CHOICES_N + p] = 0
+        G[G_NAMED + p] = -1
+    return note
+
+
+@overload(_note_choice, inline="always")
+def _note_choice_nb(G, H, tr, p, n, card, count):
+    if not _real_game(tr):
+        return lambda G, H, tr, p, n, card, count: None
+
+    def note(G, H, tr, p, n, card, count):
+        kept = G[G_CHOICES_N + p]
+        if kept == CHOICES_KEPT:  # the oldest goes
+            for j in range(CHOICE_FIELDS * (CHOICES_KEPT - 1)):
+                at = G_CHOICES + p * CHOICES_KEPT * CHOICE_FIELDS + j
+                G[at] = G[at + CHOICE_FIELDS]
+            kept -= 1
+        at = G_CHOICES + (p * CHOICES_KEPT + kept) * CHOICE_FIELDS
+        G[at] = card
+        G[at + 1] = (G[S_EFF] | (G[S_SUIT] << 2) | (G[S_RANK] << 4) | (G[S_TOP_JOKER] << 8)
+                     | (G[S_RESHUFFLES] << 9))
+        G[at + 2] = count
+        G[at + 3] = G[G_LACKS + _step(p, G[S_DIR], n)]
+        G[at + 4] = _min_opponent(H, p, n)
+        G[G_CHOICES_N + p] = kept + 1
+        G[G_NAMED + p] = -1
+    return note
+
+
+@overload(_note_named, inline="always")
+def _note_named_nb(G, H, tr, p, suit, allowed, next_lacks):
+    if not _real_game(tr):
+        return lambda G, H, tr, p, suit, allowed, next_lacks: None
+
+    def note(G, H, tr, p, suit, allowed, next_lacks):
+        G[G_NAMED + p] = suit
+        G[G_NAMED_ALLOWED + p] = allowed | (next_lacks << 4)
+        G[G_NAMED_COUNT + p] = _hand_count(H, p)
+    return note
+
+
+
+# --- worlds ---------------------------------------------------------------------------------
+@inline
+def _take_avoiding(S, pool, lo, size, avoid):
+    """The index in pool[lo:size] of a random card whose type is not in ``avoid`` (a few random
+    tries, then the first such card; where none is left, a random card: a world that
+    contradicts the bookkeeping, which the belief audit counts)."""
+    j = lo + _rand_below(S, size - lo)
+    if avoid == ZERO:
+        return j
+    for _ in range(8):
+        if not (_bit(pool[j]) & avoid):
+            return j
+        j = lo + _rand_below(S, size - lo)
+    for i in range(lo, size):
+        if not (_bit(pool[i]) & avoid):
+            return i
+    return j
+
+
+@njit
+def _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs):
+    """A world consistent with what position p knows, into Gw/Hw: the cards p has not seen
+    (the pack less its hand and the discard pile, listed in card order, whatever the true
+    deal) dealt at random from stream S to the other hands (their sizes kept) and the talon,
+    within the ``beliefs`` (BELIEFS_*): public, the bookkeeping's tiers and known talon; lacks,
+    only the suits a player has shown it lacks, avoided where the cards allow (the rule before
+    the bookkeeping, kept to measure it); oracle, the true hands (a cheat, for diagnostics)."""
+    for j in range(G_PLAY_SIZE):
+        Gw[j] = G[j]
+    for j in range(H_SIZE):
+        Hw[j] = H[j]
+    Gw[S_SCRIPTED] = 0
+    if beliefs == BELIEFS_ORACLE:
+        return
+    counts = np.zeros(N_TYPES, np.int64)
+    for t in range(N_DECK_TYPES):
+        counts[t] = C[R_DECKS]
+    for j in range(C[R_JOKERS]):
+        counts[N_DECK_TYPES + j] = C[R_DECKS]
+    for hand in (H[p], H[HI + p]):
+        while hand:
+            counts[_low_bit(hand)] -= 1
+            hand &= hand - ONE
+    for j in range(G[S_ND]):
+        counts[G[G_DISCARD + j]] -= 1
+    known_talon = beliefs == BELIEFS_PUBLIC and G[S_RESHUFFLES] > 0
+    if known_talon:
+        candidates = 0
+        for t in range(N_TYPES):
+            candidates += min(G[G_RESHUFFLED + t], counts[t])
+        known_talon = candidates >= G[S_NT]  # else the bookkeeping missed a card: not used
+    size = 0
+    if known_talon:  # the rebuilt talon's cards still unseen come first: the talon is of them
+        for t in range(N_TYPES):
+            for _ in range(min(G[G_RESHUFFLED + t], counts[t])):
+                pool[size] = t
+                size += 1
+                counts[t] -= 1
+        nt = G[S_NT]
+        for j in range(nt):
+            i = j + _rand_below(S, size - j)
+            pool[i], pool[j] = pool[j], pool[i]
+            Gw[G_TALON + j] = pool[j]
+    for t in range(N_TYPES):
+        for _ in range(counts[t]):
+            pool[size] = t
+            size += 1
+    lo = G[S_NT] if known_talon else 0
+    for q in range(n):
+        if q != p:
+            Hw[q] = ZERO
+            Hw[HI + q] = ZERO
+    if beliefs == BELIEFS_LACKS:
+        for q in range(n):
+            if q == p:
+                continue
+            lacks = G[G_LACKS + q]
+            for _ in range(_hand_count(H, q)):
+                j = _rand_below(S, size)
+                for _ in range(8):  # a few tries for a card of a suit it may hold
+                    c = pool[j]
+                    if _is_joker(c) or (_bit(c) & EIGHTS) or not (lacks >> _suit(c)) & 1:
+                        break
+                    j = _rand_below(S, size)
+                _hand_add(Hw, q, pool[j])
+                pool[j] = pool[size - 1]
+                size -= 1
+    else:
+        for tier in range(3):  # the most constrained cards of every hand first
+            for q in range(n):
+                if q == p:
+                    continue
+                held = _hand_count(H, q)
+                wide_n = min(G[G_WIDE_N + q], held)
+                strong_n = min(G[G_STRONG_N + q], wide_n)
+                if tier == 0:
+                    want, avoid = strong_n, np.uint64(G[G_STRONG + q])
+                elif tier == 1:
+                    want, avoid = wide_n - strong_n, np.uint64(G[G_WIDE + q])
+                else:
+                    want, avoid = held - wide_n, ZERO
+                for _ in range(want):
+                    j = _take_avoiding(S, pool, lo, size, avoid)
+                    _hand_add(Hw, q, pool[j])
+                    pool[j] = pool[size - 1]
+                    size -= 1
+    if not known_talon:
+        for j in range(size):
+            Gw[G_TALON + j] = pool[j]
+    Gw[S_NT] = G[S_NT]
+
+
+# beliefs=weighted: each world is one of WEIGHT_CANDIDATES public worlds, drawn with probability
+# proportional to how likely each opponent's recent choices are under the policy it plays (a
+# seat knows the policies at its table; a search opponent is modelled by its rollout policy):
+# its last CHOICES_KEPT cards from the hand since it last drew (its hand before each is then
+# known in the world: the cards it holds and those it played since) and the suit it last named.
+# Tempered: a choice's likelihood is (1 - WEIGHT_EPS) * P(policy makes it) + WEIGHT_EPS / (its
+# choices), so that a wrong model only flattens the weights. P(policy makes it) is estimated by
+# one draw of the policy's tie breaking (unbiased: 1/ties for a card among its best).
+WEIGHT_CANDIDATES = 8
+WEIGHT_EPS = 0.1
+
+
+@njit
+def _world_weight(C, G, Hw, p, n, Gs, Hs):
+    """The tempered likelihood of the opponents' recent choices in the world Hw (see above);
+    Gs and Hs are scratch copies of G and H (Hs with a stream of its own for the ties)."""
+    weight = 1.0
+    for q in range(n):
+        if q == p:
+            continue
+        pol = C[C_POL + _seat(G, q)]
+        if (pol & POL_KIND) == POL_SEARCH:
+            pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
+        held = _hand_count(Hw, q)
+        Hs[q] = Hw[q]
+        Hs[HI + q] = Hw[HI + q]
+        after = held  # the hand's size after the choice looked at, newest first
+        for i in range(G[G_CHOICES_N + q] - 1, -1, -1):
+            at = G_CHOICES + (q * CHOICES_KEPT + i) * CHOICE_FIELDS
+            card, count = G[at], G[at + 2]
+            if count - 1 != after:
+                break  # a card left the hand in between that was no choice (a stack, a duty)
+            _hand_add(Hs, q, card)  # the hand it chose from
+            after = count
+            top = G[at + 1]
+            Gs[S_EFF] = top & 3
+            Gs[S_SUIT] = (top >> 2) & 3
+            Gs[S_RANK] = (top >> 4) & 15
+            Gs[S_TOP_JOKER] = (top >> 8) & 1
+            Gs[S_RESHUFFLES] = top >> 9
+            m = _legal(C, Gs, Hs[q], count, _on_top(C, Gs))
+            if m & _bit(card):
+                pick = _choose(C, Gs, Hs, pol, m, not C[R_MUST_PLAY], q, count, G[at + 3],
+                               G[at + 4])
+                hit = 1.0 if pick == card else 0.0
+                weight *= (1.0 - WEIGHT_EPS) * hit + WEIGHT_EPS / _popcount(m)
+            else:
+                weight *= WEIGHT_EPS / N_TYPES
+        named = G[G_NAMED + q]
+        if named >= 0 and held == G[G_NAMED_COUNT + q]:
+            allowed = G[G_NAMED_ALLOWED + q] & ALL_SUITS
+            suit = _choose_suit(Hw, pol, q, allowed, G[G_NAMED_ALLOWED + q] >> 4)
+            hit = 1.0 if suit == named else 0.0
+            weight *= (1.0 - WEIGHT_EPS) * hit + WEIGHT_EPS / _popcount(np.uint64(allowed))
+    return weight
+
+
+@njit
+def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs):
+    """A world for beliefs=weighted into Gw/Hw: one of WEIGHT_CANDIDATES public worlds, drawn
+    by weight (a weighted reservoir of one, so only the kept world is copied)."""
+    total = 0.0
+    for r in range(WEIGHT_CANDIDATES):
+        _determinize(C, G, H, Gc, Hc, p, n, S, pool, BELIEFS_PUBLIC)
+        _seed_rng(Hs, _next_u64(S))
+        w = _world_weight(C, G, Hc, p, n, Gs, Hs)
+        total += w
+        if r == 0 or (_next_u64(S) >> U11) * (1.0 / 9007199254740992.0) * total < w:
+            for j in range(G_PLAY_SIZE):
+                Gw[j] = Gc[j]
+            for j in range(H_SIZE):
+                Hw[j] = Hc[j]
+
+
+# --- diagnostics: how right the worlds' beliefs are about the true hands ------------------------
+AUDIT_FIELDS = ("turns", "turns_lacks_wrong", "turns_public_wrong", "opponents_flagged",
+                "lacks_types_excluded", "opponents_tiered", "public_types_excluded",
+                "turns_talon_known", "turns_talon_wrong", "weighed_turns", "worlds_below_true",
+                "worlds_compared")
+AUDIT_SEEDED = 0xA0D17  # mixed into the audit's own stream (its sampled worlds)
+AUDIT_WORLDS = 16  # beliefs=weighted: public worlds whose weight the true world's is ranked among
+
+
+@njit
+def _belief_audit(G, H, p, n, counts):
+    """At position p's turn, compare what its worlds assume with the true hands: counts (see
+    AUDIT_FIELDS) of turns where the lacks flags (beliefs=lacks) or the public tiers
+    (beliefs=public) exclude a card an opponent really holds, and of what each excludes."""
+    counts[0] += 1
+    lacks_wrong = public_wrong = 0
+    for q in range(n):
+        if q == p:
+            continue
+        lacks = G[G_LACKS + q]
+        if lacks:
+            excluded = ZERO
+            for s in range(N_SUITS):
+                if (lacks >> s) & 1:
+                    excluded |= _suit_mask(s) & ~EIGHTS
+            counts[3] += 1
+            counts[4] += _popcount(excluded)
+            lacks_wrong += (H[q] & excluded) != ZERO
+        held = _hand_count(H, q)
+        wide_n = min(G[G_WIDE_N + q], held)
+        if wide_n > 0:
+            wide = np.uint64(G[G_WIDE + q])
+            strong = np.uint64(G[G_STRONG + q])
+            counts[5] += 1
+            counts[6] += _popcount(wide)
+            public_wrong += (held - _suit_count(H, q, wide) < wide_n
+                             or held - _suit_count(H, q, strong) < min(G[G_STRONG_N + q], wide_n))
+    counts[1] += lacks_wrong > 0
+    counts[2] += public_wrong > 0
+    if G[S_RESHUFFLES] > 0:
+        counts[7] += 1
+        tally = np.zeros(N_TYPES, np.int64)
+        wrong = False
+        for j in range(G[S_NT]):
+            tally[G[G_TALON + j]] += 1
+            wrong |= tally[G[G_TALON + j]] > G[G_RESHUFFLED + G[G_TALON + j]]
+        counts[8] += wrong
+
+
+@njit
+def _weight_audit(C, G, H, p, n, counts, S):
+    """Does the likelihood carry signal? Where the weights are not all equal, rank the true
+    world's weight among AUDIT_WORLDS public worlds: counts[10] gets twice the number below it
+    plus the ties (so counts[10] / counts[11] is its mean rank share: 0.5 = no signal)."""
+    Gs = np.empty(G_SIZE, np.int64)
+    Hs = np.empty(H_SIZE, np.uint64)
+    Gw = np.empty(G_SIZE, np.int64)
+    Hw = np.empty(H_SIZE, np.uint64)
+    pool = np.empty(TALON_SIZE, np.int64)
+    for j in range(G_SIZE):
+        Gs[j] = G[j]
+    for j in range(H_SIZE):
+        Hs[j] = H[j]
+    _seed_rng(Hs, _next_u64(S))
+    true_weight = _world_weight(C, G, H, p, n, Gs, Hs)
+    below = 0
+    varied = False
+    for _ in range(AUDIT_WORLDS):
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, BELIEFS_PUBLIC)
+        _seed_rng(Hs, _next_u64(S))
+        w = _world_weight(C, G, Hw, p, n, Gs, Hs)
+        varied |= w != true_weight
+        below += 2 if w < true_weight else (1 if w == true_weight else 0)
+    if varied:
+        counts[9] += 1
+        counts[10] += below
+        counts[11] += 2 * AUDIT_WORLDS
+
+
+@njit
+def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
+    """Play single deals 0 … games-1 of ``seed_key`` (the games ``simulate`` plays) turn by turn
+    and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``."""
+    C = _unchecked(constants)
+    G_memory = np.zeros(G_SIZE, np.int64)
+    H_memory = np.zeros(H_SIZE, np.uint64)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    tr = np.zeros((0, 4), np.int32)
+    S = np.empty(H_SIZE, np.uint64)
+    _seed_rng(S, _mix64(np.uint64(seed_key) ^ np.uint64(AUDIT_SEEDED)))
+    n_seats = C[R_PLAYERS]
+    for g in range(games):
+        _seed_rng(H, game_seed_nb(seed_key, g))
+        G[S_NEV] = 0
+        for q in range(n_seats):
+            G[G_ACTIVE + q] = 1
+        n = _seat_order(G, n_seats, n_seats - 1)
+        _deal_hands(C, G, H, tr, n, 0)
+        _start_card(C, G, H, tr, n)
+        p = 0
+        idle = 0
+        for _ in range(TURN_CAP):
+            if _seat(G, p) == focal_seat:
+                _belief_audit(G, H, p, n, counts)
+                _weight_audit(C, G, H, p, n, counts, S)
+            plays, draws = G[S_PLAYS], G[S_DRAWS]
+            result, _, _ = _turn_loop(C, G, H, tr, n, p, 1, NO_FORCE, 0)
+            if result >= 0:
+                break
+            idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
+            if idle >= n:
+                break
+            p = _step(p, G[S_DIR], n)
+    _keep_alive(G_memory, H_memory)
+    _keep_alive(constants, constants)
+
+
