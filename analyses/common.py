@@ -28,6 +28,7 @@ try:
 except ImportError:  # run from a checkout without installing: use the package next to us
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from vandatta_sim.plots import save_figure  # noqa: E402
 from vandatta_sim.report.runner import Runner  # noqa: E402
 
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
@@ -223,8 +224,10 @@ def header(title: str, ctx: Context, script: str, width: int | None = None,
 def save(fig, ctx: Context, stem: str, alt: str) -> str:
     """Save a figure byte-stably and return its Markdown image line."""
     path, link = ctx.figure_path(stem)
-    fig.savefig(path, format="png", dpi=FIGURE_DPI, metadata={"Software": None})
-    plt.close(fig)
+    try:
+        save_figure(fig, path, "figure", dpi=FIGURE_DPI)  # atomic and byte-stable
+    finally:
+        plt.close(fig)
     return f"![{alt}]({link})\n"
 
 

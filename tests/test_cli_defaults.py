@@ -234,3 +234,17 @@ def test_bench_measures_the_cold_start_only_when_asked(args, cold, monkeypatch):
     assert result.exit_code == 0, result.output
     assert calls == (["cold"] if cold else ["warm"])
     assert ("empty numba cache" in result.output) == cold
+
+
+def test_sweep_set_twice_drift_sweep_refuses_a_field_given_twice_with_simulates_message(tmp_path):
+    # the drift: sweep --set draw_limit=1 --set draw_limit=2 planned draw_limit=2 silently,
+    # while simulate refused it; both now go through rules.settings, one rule, one message
+    twice = ["--set", "draw_limit=1", "--set", "draw_limit=2"]
+    simulate_line = error_line(CliRunner().invoke(main, ["simulate", *twice, "--games", "10"]))
+    sweep_line = error_line(CliRunner().invoke(main, ["sweep", *twice, "--games", "10",
+                                                       "--dry-run", "--store",
+                                                       str(tmp_path / "r")]))
+    assert sweep_line == simulate_line
+    assert simulate_line == ("Error: draw_limit is given twice (--set draw_limit=1 and "
+                             "--set draw_limit=2); give it once")
+    assert list(tmp_path.iterdir()) == []

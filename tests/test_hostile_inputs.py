@@ -161,7 +161,71 @@ CLASS_CASES = [
     Case("play game 2^62 + 1", ("play", "--game", str(2**62 + 1)), "0–2^62", child=True),
 ]
 
-CASES = ISSUE_CASES + CLASS_CASES
+# --- round 3 (issue 24): figures, conflicts, numbers and TOML shapes, small ------------------
+
+BIG = "9" * 5000  # beyond int()'s 4,300 digits
+LONG = "1" + "0" * 1000  # within them, beyond any limit
+VALUE = ("value", "--games", "10", "--store", "results")
+ROUND3_CASES = [
+    # 1. a figure's path is checked before any work (the store is not even created)
+    *[Case(f"{cmd[0]} plot {what}", (*cmd, "--plot", path), says, setup)
+      for cmd in ((*SWEEP, "--store", "results"), VALUE)
+      for what, path, says, setup in (
+          ("over a folder", "chart.png", "a folder is in the way", ("mkdir:chart.png",)),
+          ("in a read-only folder", "ro/chart.svg", "cannot write in folder", ("ro:ro",)),
+          ("with a name too long", "c" * 300 + ".png", "too long", ()),
+          ("of another kind", "chart.pdf", "must end in .png or .svg", ()))],
+    Case("out with a legal 250-character name", (*SIM, "--out", "g" * 246 + ".csv"),
+         exit_code=0, timed=False),
+    Case("verify a store that does not exist", ("results", "verify", "--store", "nostore"),
+         "does not exist"),
+    # 3. one conflict rule
+    Case("value players and set players", (*VALUE, "--players", "3", "--set", "players=4"),
+         "players is given twice (--set players=4 and --players 3)"),
+    Case("value scale and set scale", (*VALUE, "--scale", "base", "--set", "scale=hundred"),
+         "scale is given twice"),
+    Case("value match games with single deals", (*VALUE, "--set", "match=single",
+                                                 "--match-games", "5"), "changes nothing"),
+    Case("value players 3,3", (*VALUE, "--players", "3,3"), "3 is given twice"),
+    Case("sweep players 3,3", ("sweep", "--players", "3,3", "--dry-run"), "3 is given twice"),
+    Case("policy of one seat twice", (*SIM, "--policy", "0=random", "--policy", "0=greedy"),
+         "seat 0 is given twice"),
+    Case("policy of all seats twice", (*SIM, "--policy", "all=random", "--policy", "all=greedy"),
+         "seat all is given twice"),
+    Case("forget of one seat twice", (*SIM, "--forget", "1=0.1", "--forget", "1=0.2"),
+         "seat 1 is given twice"),
+    Case("sweep set twice", ("sweep", "--set", "draw_limit=1", "--set", "draw_limit=2",
+                             "--dry-run"), "draw_limit is given twice"),
+    Case("preset empty", (*SIM, "--preset", ""), "preset ''"),
+    Case("sweep preset empty", ("sweep", "--preset", "", "--dry-run"), "preset ''"),
+    Case("scheduler empty", (*SWEEP, "--store", "results", "--scheduler", ""), "tcp://HOST:PORT"),
+    Case("dry run chunk size -5", ("sweep", "--games", "10", "--chunk-size", "-5", "--dry-run"),
+         "chunk_size"),
+    # 8. numbers and TOML shapes
+    Case("set a 5,000-digit integer", (*SIM, "--set", f"draw_limit={BIG}"), "draw_limit"),
+    Case("set a 1,001-digit integer", (*SIM, "--set", f"draw_limit={LONG}"), "draw_limit"),
+    Case("rules file with a 5,000-digit integer", (*SIM, "--rules", "big.toml"),
+         "cannot be read", (f"write:big.toml=draw_limit = {BIG}",)),
+    Case("rules file with a 1,001-digit integer", (*SIM, "--rules", "long.toml"),
+         "beyond the limit", (f"write:long.toml=draw_limit = {LONG}",)),
+    Case("sweep file with a 5,000-digit player count", ("sweep", "s.toml", "--dry-run"),
+         "cannot be read", (f"write:s.toml=players = [{BIG}]",)),
+    Case("sweep players of 1,000 digits", ("sweep", "--players", LONG, "--dry-run"),
+         "player counts"),
+    Case("value players of 5,000 digits", (*VALUE, "--players", BIG), "player counts"),
+    Case("scale base a list", (*SIM, "--set", "scale={base=[1,2]}"), "scale"),
+    Case("scale base a table", (*SIM, "--set", "scale={base={a=1}}"), "scale"),
+    Case("sweep file policy = []", ("sweep", "s.toml", "--dry-run"), "policy = []",
+         ("write:s.toml=policy = []",)),
+    Case("sweep file swap = []", ("sweep", "s.toml", "--dry-run"), "swap = []",
+         ("write:s.toml=swap = []",)),
+    # 9. small
+    Case("bench seat-only with cold", ("bench", "--seat-only", "--cold"), "would change nothing"),
+    Case("bench seat-only with sweep overhead", ("bench", "--seat-only", "--sweep-overhead"),
+         "would change nothing"),
+]
+
+CASES = ISSUE_CASES + CLASS_CASES + ROUND3_CASES
 
 
 def test_the_table_holds_the_22_inputs_of_issue_12():
@@ -205,6 +269,9 @@ def _prepare(case: Case, folder: Path) -> None:
             path.write_text(".".join(["a"] * 1000) + " = 1\n")
         elif kind == "big":  # 2 MiB of comments
             path.write_text("# padding\n" * (2 << 17))
+        elif kind == "write":  # write:NAME=CONTENT
+            name, content = name.split("=", 1)
+            (folder / name).write_text(content + "\n")
         elif kind == "long":  # an echoed value of a megabyte
             path.write_text(f'players = ["{"x" * 1_000_000}"]\n')
         else:
@@ -272,7 +339,8 @@ def test_hostile_input(case: Case, tmp_path, monkeypatch):
             assert name in after
         for name, content in before.items():
             assert after.get(name, b"gone") == content, name
-        assert not [n for n in after if n.endswith(".tmp")], after  # no temporary file left
+        # no temporary file left (the atomic writer's names start with .tmp-)
+        assert not [n for n in set(after) - set(before) if n.startswith(".tmp-")], after
         umask = os.umask(0o022)
         os.umask(umask)
         for name in set(after) - set(before):  # written with the usual mode, not mkstemp's
@@ -308,3 +376,275 @@ def test_a_web_server_at_the_scheduler_address_is_one_line(tmp_path, monkeypatch
     lines = [line for line in (out + err).splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and lines[0].startswith("Error: cannot connect"), lines
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_plain_http_server_at_the_scheduler_address_fails_within_10_s(tmp_path, monkeypatch):
+    """An ordinary web server accepts the connection and waits for a request: Dask's own
+    client then waited indefinitely. The probe waits for Dask's handshake, at most 3 s."""
+    pytest.importorskip("distributed")
+    import threading
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    start = time.monotonic()
+    try:
+        code, out, err = _run_here(
+            (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{server.server_port}"),
+            tmp_path, monkeypatch, timed=False)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert time.monotonic() - start < 10
+    lines = [line for line in (out + err).splitlines() if line.strip()]
+    assert code == 2 and len(lines) == 1 and "not a Dask scheduler" in lines[0], lines
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bare_command_prints_its_help(tmp_path, monkeypatch):
+    for args in ((), ("results",), ("rules",)):
+        code, out, err = _run_here(args, tmp_path, monkeypatch, timed=True)
+        assert code == 0 and "Usage:" in out and "Error" not in out + err, args
+
+
+def test_a_very_fine_precision_plans_up_to_the_cap_without_a_warning(tmp_path, monkeypatch):
+    # 1e-12 needs ~10^24 games: int64 wrapped around, and the plan said about one game
+    code, out, err = _run_here(("sweep", "--precision", "1e-12", "--match", "single",
+                                "--dry-run", "--store", "results"), tmp_path, monkeypatch,
+                               timed=True)
+    assert code == 0 and "Warning" not in err and "RuntimeWarning" not in err, out + err
+    assert f"{10**8:,}" in out  # the cap (DEFAULT_MAX_GAMES), not one game
+
+
+def test_equal_settings_make_one_configuration():
+    from vandatta_sim.sweep import expand_grid
+
+    assert len(expand_grid(vary=["forget=0,-0.0"])) == 1
+    assert len(expand_grid(vary=["decks=auto,1"], players=[4])) == 1
+    assert len(expand_grid(vary=["decks=auto,2"], players=[4])) == 2
+    # a named seat wins over all= whatever the order
+    a = expand_grid(policies=["all=greedy", "0=random"])[0].seats
+    b = expand_grid(policies=["0=random", "all=greedy"])[0].seats
+    assert a == b and a.policies[0] == "random" and a.policies[1] == "greedy"
+
+
+# --- round 3: the store reads what it finds as untrusted input ---------------------------------
+
+STORED = ("sweep", "--games", "10", "--chunk-size", "5", "--match", "single", "--players", "2",
+          "--store", "results", "--threads", "1", "--seed", "3")
+
+
+def invoke(*args):
+    result = CliRunner().invoke(main, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    assert "Traceback" not in result.output
+    return result
+
+
+def one_error_line(result) -> str:
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("Error:"), lines
+    return lines[0]
+
+
+@pytest.fixture
+def stored(tmp_path, monkeypatch):
+    """A store ``results`` in the working folder with one configuration in two chunks."""
+    from vandatta_sim.store import Store
+
+    monkeypatch.chdir(tmp_path)
+    assert invoke(*STORED).exit_code == 0
+    (key,) = Store("results").keys()
+    return tmp_path / "results", key
+
+
+def test_a_foreign_file_in_a_key_folder_is_reported_and_moved_aside_by_a_resume(stored):
+    root, key = stored
+    (root / key / "chunk-7.parquet").write_bytes(b"not a chunk of ours")
+    assert invoke("results", "list").exit_code == 0
+    verify = invoke("results", "verify")
+    assert verify.exit_code == 1 and "chunk-7.parquet" in verify.stdout, verify.output
+    resumed = invoke(*STORED)
+    assert resumed.exit_code == 0 and "foreign file moved aside" in resumed.stderr
+    assert not (root / key / "chunk-7.parquet").exists()
+    assert [p.read_bytes() for p in (root / key / "quarantine").iterdir()] == [
+        b"not a chunk of ours"]
+    assert invoke("results", "verify").exit_code == 0
+
+
+PROVENANCES = {"a folder": None, "a list": "[]", "invalid JSON": "{",
+               "a wrongly typed field": '{"chunk_size": "five", "players": 2}',
+               "nested very deep": "[" * 100_000 + "]" * 100_000}
+
+
+@pytest.mark.parametrize("name", PROVENANCES)
+def test_a_damaged_provenance_is_reported_by_name_and_repaired_by_a_sweep(stored, name):
+    root, key = stored
+    path = root / key / "provenance.json"
+    path.unlink()
+    if PROVENANCES[name] is None:
+        path.mkdir()
+    else:
+        path.write_text(PROVENANCES[name])
+    assert invoke("results", "list").exit_code == 0
+    for args in (("results", "show", key), ("results", "export", key, "--out", "g.csv")):
+        assert "provenance.json" in one_error_line(invoke(*args)), args
+    assert not (root.parent / "g.csv").exists()
+    assert invoke("results", "verify").exit_code == 1
+    assert invoke(*STORED).exit_code == 0  # the sweep writes a fresh record
+    assert invoke("results", "show", key).exit_code == 0
+
+
+def test_a_symlinked_quarantine_never_takes_a_chunk_out_of_the_store(stored, tmp_path):
+    root, key = stored
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / key / "quarantine").symlink_to(outside)
+    (root / key / "chunk-000000.parquet").write_bytes(b"garbage")
+    assert invoke(*STORED).exit_code == 0
+    assert list(outside.iterdir()) == []
+    quarantine = root / key / "quarantine"
+    assert quarantine.is_dir() and not quarantine.is_symlink()
+    assert b"garbage" in [p.read_bytes() for p in quarantine.iterdir() if p.is_file()]
+    assert invoke("results", "verify").exit_code == 0
+
+
+def test_verify_fails_for_an_unreadable_key_folder(stored, monkeypatch):
+    # root reads any folder, so the refusal is injected where the store lists one
+    root, key = stored
+    real = os.listdir
+
+    def listdir(path="."):
+        if os.path.basename(os.fspath(path)) == key:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "listdir", listdir)
+    verify = invoke("results", "verify")
+    assert verify.exit_code == 1 and "cannot be read" in verify.stdout, verify.output
+
+
+def test_results_rm_and_a_sweep_of_the_same_key_are_serialised(stored):
+    import threading
+
+    from vandatta_sim.store import Store
+
+    root, key = stored
+    store = Store(root)
+    frame = store.load_chunks(key, [0])
+    written = []
+
+    def sweep_writer():  # what a sweep does: lock, then write
+        with store.lock(key):
+            written.append(store.write_chunk(key, 0, frame, first_game=0))
+
+    with store.lock(key):  # results rm holds the lock while it removes the key
+        thread = threading.Thread(target=sweep_writer)
+        thread.start()
+        time.sleep(0.3)  # the writer now waits for the lock
+        assert not written
+        store.delete(key)
+    thread.join(10)
+    assert written and written[0].is_file() and written[0].parent == root / key
+    assert [p.name for p in root.iterdir()] == [key]  # nothing of the deleted folder is left
+
+
+def test_results_rm_on_a_read_only_store_removes_nothing(stored, monkeypatch):
+    root, key = stored
+    before = _listing(root)
+
+    def replace(src, dst):
+        raise OSError(30, "Read-only file system", os.fspath(src))
+
+    monkeypatch.setattr(os, "replace", replace)
+    assert "nothing was removed" in one_error_line(invoke("results", "rm", key, "--yes"))
+    assert _listing(root) == before
+
+
+# --- round 3: faults while a file is written -------------------------------------------------------
+
+
+def _full_disk(monkeypatch):
+    def fsync(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", fsync)
+
+
+def _unwritable_folder(monkeypatch):
+    """The folder takes no new file after the check before the work (an injected EACCES for the
+    atomic writer's temporary file)."""
+    real = os.open
+
+    def open_(path, flags, *args, **kwargs):
+        if os.path.basename(os.fspath(path)).startswith(".tmp-") and flags & os.O_EXCL:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", open_)
+
+
+FAULT_COMMANDS = {
+    "results plot": lambda key: ("results", "plot", key, "--plot", "chart.png"),
+    "results plot svg": lambda key: ("results", "plot", key, "--plot", "chart.svg"),
+    "results export": lambda key: ("results", "export", key, "--out", "chart.csv"),
+    "simulate out": lambda key: (*SIM, "--out", "chart.parquet"),
+    "sweep plot": lambda key: (*STORED, "--plot", "chart.png"),
+    "value store": lambda key: ("value", "--games", "10", "--players", "2", "--store", "v"),
+}
+
+
+@pytest.mark.parametrize("fault", [_full_disk, _unwritable_folder], ids=["full disk",
+                                                                          "unwritable folder"])
+@pytest.mark.parametrize("command", FAULT_COMMANDS)
+def test_a_fault_while_writing_is_one_line_and_leaves_the_users_files(stored, command, fault,
+                                                                      monkeypatch):
+    root, key = stored
+    folder = root.parent
+    for name in ("chart.png", "chart.svg", "chart.csv", "chart.parquet"):
+        (folder / name).write_text("the user's own file\n")
+    before = _listing(folder)
+    fault(monkeypatch)
+    line = one_error_line(invoke(*FAULT_COMMANDS[command](key)))
+    assert ("No space left" in line) if fault is _full_disk else ("Permission denied" in line)
+    monkeypatch.undo()
+    after = _listing(folder)
+    for name in ("chart.png", "chart.svg", "chart.csv", "chart.parquet"):
+        assert after[name] == b"the user's own file\n", name
+    assert not [n for n in after if os.path.basename(n).startswith(".tmp-")], after
+    if command != "value store":
+        assert {n: c for n, c in after.items() if not n.startswith("v")} == before
+
+
+def test_figures_are_byte_stable(stored, tmp_path):
+    root, key = stored
+    for suffix in ("png", "svg"):
+        first, second = tmp_path / f"a.{suffix}", tmp_path / f"b.{suffix}"
+        for path in (first, second):
+            assert invoke("results", "plot", key, "--plot", str(path)).exit_code == 0
+        assert first.read_bytes() == second.read_bytes(), suffix
+    assert b"<dc:date>" not in first.read_bytes()
+
+
+def test_sigterm_during_simulate_out_leaves_the_users_file_and_no_temporary(tmp_path):
+    import signal
+
+    (tmp_path / "g.csv").write_text("the user's own file\n")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    proc = subprocess.Popen([sys.executable, "-m", "vandatta_sim.cli", "simulate", "--games",
+                             "5000000", "--match", "single", "--out", "g.csv", "--threads", "1"],
+                            cwd=tmp_path, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 240
+    while (not list(tmp_path.glob(".tmp-*")) and proc.poll() is None
+           and time.monotonic() < deadline):
+        time.sleep(0.05)  # until the first chunk is being written
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err and "interrupted" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g.csv"]
+    assert (tmp_path / "g.csv").read_text() == "the user's own file\n"

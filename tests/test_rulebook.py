@@ -84,6 +84,9 @@ def test_default_rules_and_presets_have_no_inert_settings():
         assert rulebook.inert_settings(rules) == [], name
 
 
-def test_an_override_is_checked_even_when_a_later_one_replaces_it():
-    with pytest.raises(RulesError, match="draw_limit = 'banana'"):
+def test_a_field_overridden_twice_is_an_error_not_the_later_value():
+    # no later override replaces an earlier one (rules.settings): a bad one cannot hide
+    with pytest.raises(RulesError, match="draw_limit is given twice"):
         resolve_rules("standard", overrides=["draw_limit=banana", "draw_limit=1"])
+    with pytest.raises(RulesError, match="draw_limit = 'banana'"):
+        resolve_rules("standard", overrides=["draw_limit=banana"])

@@ -1,6 +1,7 @@
 import json
 import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -127,7 +128,7 @@ def test_exception_mid_write_leaves_old_chunk_and_no_temp(store, monkeypatch):
     original = (store.root / "cfg" / "chunk-000000.parquet").read_bytes()
 
     def write_half_then_fail(table, where, **kwargs):
-        where.write(b"PAR1 partial")
+        Path(where).write_bytes(b"PAR1 partial")  # the atomic writer's temporary file
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(store_module.pq, "write_table", write_half_then_fail)

@@ -206,3 +206,28 @@ def test_per_game_effects_pair_game_by_game_across_tables():
     assert sorted(set(held["seat"])) == [0, 1, 2] and len(held) == 300
     mine = effects_per_game(runner, rules, "expert", "8", 100, 3, holder="expert")
     assert (mine[["seat", "game"]].to_numpy() == held[["seat", "game"]].to_numpy()).all()
+
+
+def test_joker_scale_drift_a_joker_with_its_own_score_keeps_it_in_the_second_score_run(
+        tmp_path):
+    # the drift: the second-score run set the joker to the eight's second score as well, so a
+    # custom joker = 100 was dropped there and the printed break-even was wrong, silently
+    rules = STANDARD.replace(players=3, match="single", jokers=2,
+                             scale={"base": "hundred", "joker": 100})
+    face = rules.scale
+    assert face[13] == 100 and face[7] != 100
+    assert scale_with(face, "8", 0)[13] == 100
+    table = card_value(rules, Runner(store=str(tmp_path / "r"), threads=1), ranks=["8"],
+                       players=[3], games=3000, seed=4)
+    # by hand: the eight alone scored 0 (the joker keeps its 100), play held fixed
+    hand = rules.replace(scale=face[:7] + (0,) + face[8:])
+    at_face = swap_pairs(simulate(rules, 3000, 4), simulate(rules, 3000, 4, swap="8"), 3)
+    at_zero = swap_pairs(simulate(hand, 3000, 4, valuation=face),
+                         simulate(hand, 3000, 4, swap="8", valuation=face), 3)
+    keep = at_face["swapped"].to_numpy() & at_zero["swapped"].to_numpy()
+    d_face = (at_face["points_swap"] - at_face["points_base"]).to_numpy(np.float64)[keep]
+    d_zero = (at_zero["points_swap"] - at_zero["points_base"]).to_numpy(np.float64)[keep]
+    slope = (d_face - d_zero) / face[7]
+    by_hand = -d_zero.mean() / slope.mean()  # the root of the mean line a + b·v
+    assert np.isfinite(by_hand)
+    assert table["break_even"].iloc[0] == pytest.approx(by_hand, rel=1e-9)

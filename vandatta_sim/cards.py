@@ -88,7 +88,7 @@ def custom_scale(table: Mapping[str, object]) -> tuple[int, ...]:
     """
     table = dict(table)
     base_name = table.pop("base", None)
-    if base_name is not None and base_name not in SCALES:
+    if base_name is not None and (not isinstance(base_name, str) or base_name not in SCALES):
         raise ValueError(f"scale.base = {base_name!r} is not allowed; allowed: {', '.join(SCALES)}")
     unknown = sorted(set(table) - set(SCALE_KEYS))
     if unknown:

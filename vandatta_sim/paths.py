@@ -1,8 +1,8 @@
-"""The user's files: paths checked before work, files written atomically, read within limits.
+"""The user's files: paths checked before the work starts, files read within limits.
 
 Every command that writes a user file checks its path with :func:`check_output_file` before
-any work and writes it with :func:`write_atomically`; every command that reads a user's TOML
-file reads it with :func:`read_toml_file`. Each problem raises :class:`PathError` (a
+any work (and writes it with :func:`vandatta_sim.atomic.write_atomically`); every command that
+reads a user's TOML file reads it with :func:`read_text_file` and :func:`loads_toml`. Each problem raises :class:`PathError` (a
 ``ValueError``) with a one-line message naming the path and what is allowed.
 """
 
@@ -12,7 +12,6 @@ import os
 import stat
 import tempfile
 import tomllib
-from collections.abc import Callable
 from pathlib import Path
 
 #: Rules and sweep files are a few kilobytes; 1 MiB leaves room for comments and long grids
@@ -21,6 +20,9 @@ MAX_TEXT_FILE_BYTES = 1 << 20
 #: The deepest nesting of tables and arrays in a TOML input: a sweep file needs 3 levels
 #: ([[grid]] → vary → list); tomllib recurses per level and fails at Python's recursion limit.
 MAX_TOML_DEPTH = 32
+#: The largest integer a TOML input may hold (TOML's own limit, a signed 64-bit integer;
+#: tomllib reads any size, and thousands of digits cost seconds where they are used).
+MAX_TOML_INT = 2**63
 #: Values echoed in messages are cut to this many characters (an input can be megabytes).
 MAX_ECHO = 80
 
@@ -91,42 +93,6 @@ def check_output_file(path, what: str, suffixes: tuple[str, ...] = ()) -> Path:
     return Path(text)
 
 
-def _new_file_mode(path: str) -> int:
-    """The mode ``open(path, "w")`` would give: the file's own if it exists, else 0666 less
-    the umask (read by setting it and putting it back: there is no other way to read it)."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
-def write_atomically(path, write: Callable[[str], object], what: str = "output") -> None:
-    """Call ``write(temporary_name)`` and rename the result onto ``path``.
-
-    The temporary file is unique (``mkstemp`` in the target folder, so the rename stays on one
-    file system and never touches another file); it is removed whatever happens, so an
-    interrupted or failed write leaves nothing behind and never replaces ``path`` halfway."""
-    path = os.fspath(path)
-    folder = os.path.dirname(path) or "."
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".tmp",
-                                   dir=folder)
-    except OSError as exc:
-        raise PathError(f"{what} {_show(path)}: {_reason(exc)}") from None
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, _new_file_mode(path))  # mkstemp's 0600, else the user's usual mode
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise PathError(f"{what} {_show(path)}: cannot write: {_reason(exc)}") from None
-    finally:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-
-
 def check_store_folder(path, what: str = "--store", write: bool = True) -> Path:
     """``path`` as a result-store folder, or PathError: non-empty, a folder if it exists, and
     with ``write``, a place where files (or the folder itself) can be created."""
@@ -188,14 +154,19 @@ def read_text_file(path, limit: int = MAX_TEXT_FILE_BYTES) -> str:
 
 
 def _depth(data) -> int:
-    """Nesting depth of parsed TOML (tables and arrays), without recursion."""
+    """Nesting depth of parsed TOML (tables and arrays), without recursion; a TOMLDecodeError
+    for an integer beyond :data:`MAX_TOML_INT` on the way."""
     deepest, stack = 0, [(data, 1)]
     while stack:
         value, depth = stack.pop()
         deepest = max(deepest, depth)
         if depth > MAX_TOML_DEPTH:
             break
-        children = value.values() if isinstance(value, dict) else value
+        children = list(value.values() if isinstance(value, dict) else value)
+        for child in children:
+            if isinstance(child, int) and not -MAX_TOML_INT <= child <= MAX_TOML_INT:
+                raise tomllib.TOMLDecodeError(f"the integer {shorten(str(child))} is beyond "
+                                              "the limit of ±2^63")
         stack.extend((v, depth + 1) for v in children if isinstance(v, dict | list))
     return deepest
 
@@ -207,10 +178,14 @@ def loads_toml(text: str) -> dict:
         data = tomllib.loads(text)
     except RecursionError:
         data = None
+    except tomllib.TOMLDecodeError:
+        raise
+    except ValueError as exc:  # e.g. an integer of thousands of digits (int()'s own limit)
+        raise tomllib.TOMLDecodeError(f"a value cannot be read: {shorten(str(exc))}") from None
     if data is None or _depth(data) > MAX_TOML_DEPTH:
         raise tomllib.TOMLDecodeError(f"nested deeper than the limit of {MAX_TOML_DEPTH} levels")
     return data
 
 
 __all__ = ["PathError", "MAX_TEXT_FILE_BYTES", "MAX_TOML_DEPTH", "shorten", "check_output_file",
-           "write_atomically", "check_store_folder", "read_text_file", "loads_toml"]
+           "check_store_folder", "read_text_file", "loads_toml"]

@@ -22,12 +22,35 @@ PANELS = (("win_rate_0", "förhand (seat 0) win rate, %", 100.0),
 PLOT_SUFFIXES = (".png", ".svg")
 
 
-def check_plot_path(path: str) -> None:
-    """ValueError (one line) unless ``path`` ends in .png or .svg inside an existing folder."""
-    if Path(path).suffix.lower() not in PLOT_SUFFIXES:
-        raise ValueError(f"--plot {path!r}: the file name must end in .png or .svg")
-    if not Path(path).resolve().parent.is_dir():
-        raise ValueError(f"--plot {path!r}: folder {str(Path(path).parent)!r} does not exist")
+#: The salt of the SVG element ids (clip paths): matplotlib's default is random per process,
+#: which made the same chart differ from run to run.
+SVG_HASH_SALT = "vandatta-sim"
+
+
+def check_plot_path(path: str, what: str = "--plot") -> None:
+    """PathError (one line) before any work unless ``path`` is a .png or .svg file that can
+    be written (:func:`vandatta_sim.paths.check_output_file`)."""
+    from .paths import check_output_file
+
+    check_output_file(path, what, PLOT_SUFFIXES)
+
+
+def save_figure(fig, path, what: str = "--plot", **savefig) -> None:
+    """Write ``fig`` to ``path`` (PNG or SVG by its suffix) atomically and byte-stably: the
+    same figure gives the same bytes (no date or software version in the metadata, SVG ids
+    from a fixed salt), and a failed or interrupted write leaves ``path`` as it was."""
+    import matplotlib
+
+    from .atomic import write_atomically
+
+    kind = Path(path).suffix.lower().lstrip(".")
+    metadata = {"Software": None} if kind == "png" else {"Date": None, "Creator": None}
+
+    def write(tmp: str) -> None:
+        with matplotlib.rc_context({"svg.hashsalt": SVG_HASH_SALT}):
+            fig.savefig(tmp, format=kind, metadata=metadata, **savefig)
+
+    write_atomically(path, write, what)
 
 
 def varied_labels(labels: list[str]) -> list[str]:
@@ -117,9 +140,10 @@ def plot_comparison(summary: pd.DataFrame, comparison: list[dict] | None, baseli
         fig.text(0.01, 0.005, "left out, zero in every configuration: " + ", ".join(dropped),
                  fontsize=8, color="dimgrey", ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.04 if dropped else 0, 1, 1))
-    fig.savefig(path, format=Path(path).suffix.lower().lstrip("."), metadata=(
-        {"Software": None} if Path(path).suffix.lower() == ".png" else {"Date": None}))
-    plt.close(fig)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -200,7 +224,6 @@ def plot_card_value(table: pd.DataFrame, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .paths import write_atomically
     from .tables import row_estimate
 
     panels = [("win", "Δ P(win deal), percentage points", 100.0),
@@ -233,7 +256,7 @@ def plot_card_value(table: pd.DataFrame, path: str) -> None:
     axes[0][0].legend(fontsize=8)
     fig.suptitle("One more card of the rank: paired effect with 95% interval")
     fig.tight_layout()
-    kind = path.rsplit(".", 1)[-1].lower()
-    metadata = {"Software": None} if kind == "png" else {"Date": None}
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, metadata=metadata), "--plot")
-    plt.close(fig)
+    try:
+        save_figure(fig, path)
+    finally:
+        plt.close(fig)

@@ -121,6 +121,11 @@ def _check_match(value: object) -> str:
     raise _bad("match", value, _MATCH_ALLOWED)
 
 
+def auto_decks(players: int) -> int:
+    """The decks of ``decks = "auto"``: one up to five players, two from six."""
+    return 1 if players <= 5 else 2
+
+
 def allowed_values(name: str) -> str:
     """The values a field accepts, as error messages and the rules reference show them."""
     if name in _RANGES:
@@ -216,9 +221,16 @@ class Rules:
 
     @property
     def n_decks(self) -> int:
-        if self.decks == "auto":
-            return 1 if self.players <= 5 else 2
-        return self.decks
+        return auto_decks(self.players) if self.decks == "auto" else self.decks
+
+    def games_canonical(self) -> dict[str, object]:
+        """:meth:`canonical` with settings that deal the same games written one way: a deck
+        count equal to what ``decks = "auto"`` gives is ``"auto"`` (the store's keys use this,
+        so that equal games are stored once)."""
+        out = self.canonical()
+        if out["decks"] == auto_decks(self.players):
+            out["decks"] = "auto"
+        return out
 
     @property
     def deck_size(self) -> int:
@@ -339,6 +351,38 @@ def parse_override(text: str) -> tuple[str, object]:
     return name, parsed["v"] if list(parsed) == ["v"] else raw
 
 
+def given_twice(name: str, first: str, second: str) -> RulesError:
+    """The one message for a setting given twice, naming both sources (see :func:`settings`)."""
+    return RulesError(f"{name} is given twice ({first} and {second}); give it once")
+
+
+def settings(overrides: Iterable[str] = (),
+             shortcuts: Iterable[tuple[str, object, str]] = ()) -> dict[str, object]:
+    """Field → value of ``--set field=value`` texts and of shortcut options, each field once.
+
+    The one "given twice" rule of every command and sweep file: a field set twice (two
+    ``--set``, or ``--set`` and a shortcut such as ``--players``) is an error naming both
+    sources, never resolved by order. ``shortcuts`` are ``(field, value, source)`` triples,
+    e.g. ``("players", 3, "--players 3")``; a None value is not given."""
+    if isinstance(overrides, str):  # one override passed bare, not in a list
+        overrides = (overrides,)
+    values: dict[str, object] = {}
+    sources: dict[str, str] = {}
+    for text in overrides:
+        name, value = parse_override(text)
+        source = f"--set {text.strip()}"
+        if name in sources:
+            raise given_twice(name, sources[name], source)
+        values[name], sources[name] = value, source
+    for name, value, source in shortcuts:
+        if value is None:
+            continue
+        if name in sources:
+            raise given_twice(name, sources[name], source)
+        values[name], sources[name] = value, source
+    return values
+
+
 def _in(source: str, exc: RulesError) -> RulesError:
     """The same error, located in a file: ``rules: FILE: ...``."""
     return RulesError(f"rules: {source}: {str(exc).removeprefix('rules: ')}")
@@ -381,20 +425,14 @@ def resolve_rules(preset: str | None = None, file: str | Path | None = None,
                   overrides: Iterable[str] = ()) -> Rules:
     """Preset (default standard), or a file based on it, then ``field=value`` overrides.
 
-    A file's own ``preset`` key wins over the preset argument. Overrides apply in order (a
-    later one for the same field wins) and are validated together, like a file's fields.
+    A file's own ``preset`` key wins over the preset argument. Overrides are validated
+    together, like a file's fields; a field given twice is an error (:func:`settings`).
     """
     if file is not None:
         rules = _from_text(_read(file), str(file), base=preset)
     else:
-        rules = get_preset(preset or "standard")
-    if isinstance(overrides, str):  # one override passed bare, not in a list
-        overrides = (overrides,)
-    changes = {}
-    for text in overrides:
-        name, value = parse_override(text)
-        # Each value is checked on its own, so a bad value is reported even when a later
-        # override of the same field would replace it.
-        _check_field(name, value, getattr(rules, name))
-        changes[name] = value
+        rules = get_preset("standard" if preset is None else preset)  # '' is no preset name
+    changes = settings(overrides)
+    for name, value in changes.items():
+        _check_field(name, value, getattr(rules, name))  # the field's own message first
     return rules.replace(**changes)

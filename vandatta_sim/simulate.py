@@ -116,7 +116,7 @@ def check_probability(value, what: str = "forget") -> float:
         p = -1.0
     if isinstance(value, bool | np.bool_) or not 0.0 <= p <= 1.0:
         raise SimulationError(f"{what} {value!r} is not allowed; allowed: a probability 0–1")
-    return p
+    return p + 0.0  # -0.0 is 0.0: equal settings make one key
 
 
 def check_swap_rank(swap) -> str | None:
@@ -162,15 +162,25 @@ def _per_seat(spec: SeatSpec, n_seats: int, default, parse, what: str) -> list:
         if len(spec) != n_seats:
             raise SimulationError(f"{what}: {len(spec)} values for {n_seats} seats")
         return [parse(v) for v in spec]
+    # The one conflict rule of the seats: a seat (or all) given twice is an error, and a named
+    # seat wins over all= whatever their order (all=expert 0=random and 0=random all=expert
+    # are the same seats).
+    seen: dict = {}
     for seat, value in items:
         seat = str(seat).strip()
-        if seat == "all":
-            values = [parse(value)] * n_seats
-            continue
-        if not (seat.isascii() and seat.isdigit()) or not 0 <= int(seat) < n_seats:
+        if seat != "all" and (not (seat.isascii() and seat.isdigit())
+                              or not 0 <= int(seat) < n_seats):
             raise SimulationError(
                 f"{what}: seat {seat!r} is not allowed; allowed: all, 0–{n_seats - 1}")
-        values[int(seat)] = parse(value)
+        name = seat if seat == "all" else int(seat)
+        if name in seen:
+            raise SimulationError(f"{what}: seat {name} is given twice ({name}={seen[name]} and "
+                                  f"{name}={value}); give each seat once")
+        seen[name] = value
+    if "all" in seen:
+        values = [parse(seen.pop("all"))] * n_seats
+    for seat, value in seen.items():
+        values[seat] = parse(value)
     return values
 
 

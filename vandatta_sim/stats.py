@@ -379,6 +379,10 @@ def win_rate_half_width(successes, n, confidence: float = 0.95):
     return np.where(np.asarray(n) > 0, (high - low) / 2, np.inf)[()]
 
 
+#: The most games :func:`games_for_half_width` returns (the sweep's largest game index).
+MOST_GAMES = 2**62
+
+
 def games_for_half_width(p, h, confidence: float = 0.95):
     """Games needed for the Wilson interval at observed rate ``p`` to have half-width ``<= h``.
 
@@ -393,7 +397,10 @@ def games_for_half_width(p, h, confidence: float = 0.95):
     z2 = _z(confidence) ** 2
     pq = p * (1 - p)
     n = z2 * (pq - 2 * h * h + np.sqrt(pq * pq + h * h * (1 - 4 * pq))) / (2 * h * h)
-    needed = np.maximum(np.ceil(n), 1).astype(np.int64)
+    # A very fine h needs more games than int64 holds (1e-12: ~10^24): capped at 2^62, more
+    # than any run plays, instead of wrapping around to a negative count.
+    with np.errstate(over="ignore", invalid="ignore"):
+        needed = np.clip(np.ceil(n), 1, MOST_GAMES).astype(np.int64)
     return int(needed) if needed.ndim == 0 else needed
 
 

@@ -5,8 +5,9 @@ Layout under a root folder (``results/`` by default)::
     ROOT/KEY/provenance.json        how the games were made (JSON, sorted keys)
     ROOT/KEY/chunk-000123.parquet   the games of chunk 123
 
-Every file is written to a ``.tmp-`` file in the same folder, flushed and fsynced, then renamed
-into place with ``os.replace`` (atomic on POSIX) and the folder fsynced. A crash or a full disk
+Every file is written by :func:`vandatta_sim.atomic.write_atomically`: to a ``.tmp-`` file in
+the same folder, flushed and fsynced, then renamed into place with ``os.replace`` (atomic on
+POSIX) and the folder fsynced. A crash or a full disk
 therefore never leaves a partial file under a final name, and readers skip ``.tmp-`` files; a
 sweep can resume by rewriting the chunks that :meth:`Store.chunks` does not list.
 
@@ -47,6 +48,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from . import ENGINE_VERSION
+from .atomic import TEMP_PREFIX, fsync_folder, write_atomically
+from .paths import shorten
 
 try:  # POSIX; elsewhere the store runs without the per-key lock
     import fcntl
@@ -55,7 +58,6 @@ except ImportError:  # pragma: no cover
 
 DEFAULT_ROOT = "results"
 PROVENANCE = "provenance.json"
-TEMP_PREFIX = ".tmp-"
 COMPRESSION = "zstd"
 #: Provenance fields copied into :meth:`Store.summary` (missing where a key's provenance lacks one).
 SUMMARY_FIELDS = ("label", "rules_preset", "players", "policies")
@@ -66,11 +68,31 @@ QUARANTINE = "quarantine"
 PROOF_FIELDS = ("key", "chunk", "first_game", "rows", "engine_version", "sha256")
 _PROOF_PREFIX = "vandatta."
 
-_CHUNK_NAME = re.compile(r"chunk-(\d+)\.parquet")
+_CHUNK_NAME = re.compile(r"chunk-(\d{6,})\.parquet")
+#: provenance.json is at most this large (20 runs of a long command line are a few kB).
+MAX_PROVENANCE_BYTES = 1 << 20
+_NONE = type(None)
+#: The provenance fields this package reads, with the types it needs: the file is input like
+#: any other (a hand edit, another program), so a field of another type makes the whole file
+#: "damaged", reported by name, never a crash where the field is used.
+PROVENANCE_TYPES = {
+    "key": str, "label": (str, _NONE), "players": int, "chunk_size": int, "seed": int,
+    "engine_version": int, "runs": list, "policies": (list, _NONE), "forget": (list, _NONE),
+    "games_stored": int, "chunks_stored": int, "created": str, "updated": str,
+    "match": str, "rules": dict, "rules_preset": (str, _NONE), "rules_diff": (dict, _NONE),
+    "swap": (str, _NONE), "swap_seat": (int, _NONE), "command": str, "backend": str,
+    "precision": (dict, _NONE), "packages": dict, "rules_key": str,
+    "simulator_version": str,
+}
 
 
 class BadChunkError(ValueError):
     """A stored chunk that does not prove it holds what its name says (the message names it)."""
+
+
+class BadProvenanceError(ValueError):
+    """A ``provenance.json`` that is not a JSON object of the expected fields (the message
+    names the file and what is wrong)."""
 
 
 class UnsafeStoreError(OSError):
@@ -110,32 +132,11 @@ class MissingKeyError(KeyError):
         return str(self.args[0])
 
 
-def _fsync_dir(folder: Path) -> None:
-    # Makes the rename itself durable; directories cannot be opened for fsync outside POSIX.
-    if os.name != "posix":
-        return
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
 def _atomic_write(path: Path, write) -> None:
-    """Call ``write(file)`` on a temporary file next to ``path``, then move it into place."""
+    """Call ``write(temporary_name)``, then move the file into place (:mod:`~vandatta_sim.atomic`:
+    fsynced, a unique temporary name, never half-written, nothing left behind)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    # A unique name, so concurrent writers of the same file never share a temporary file.
-    tmp = path.with_name(f"{TEMP_PREFIX}{uuid.uuid4().hex}-{path.name}")
-    try:
-        with open(tmp, "xb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
+    write_atomically(path, write, "store file")
 
 
 class Store:
@@ -194,17 +195,73 @@ class Store:
                             for name in table.column_names}}
         table = table.replace_schema_metadata(
             {_PROOF_PREFIX + f: json.dumps(proof[f], sort_keys=True) for f in PROOF_FIELDS})
-        _atomic_write(path, lambda f: pq.write_table(table, f, compression=COMPRESSION))
+        _atomic_write(path, lambda tmp: pq.write_table(table, tmp, compression=COMPRESSION))
         return path
 
     def has_chunk(self, key: str, index: int) -> bool:
         return self._chunk_path(key, index).is_file()
 
     def chunks(self, key: str) -> list[int]:
-        """Sorted indices of the chunks stored for ``key`` (temporary files are not chunks)."""
+        """Sorted indices of the chunks stored for ``key``: only names this store writes
+        (``chunk-7.parquet`` or a temporary file is no chunk, see :meth:`foreign_files`)."""
+        return sorted(index for index, _ in self._chunk_names(key))
+
+    def _chunk_names(self, key: str) -> list[tuple[int, str]]:
         folder = self._existing_folder(key)
-        found = (_CHUNK_NAME.fullmatch(p.name) for p in folder.iterdir())
-        return sorted(int(m.group(1)) for m in found if m)
+        found = []
+        for name in self._entries(folder):
+            match = _CHUNK_NAME.fullmatch(name)
+            if match and name == f"chunk-{int(match.group(1)):06d}.parquet":
+                found.append((int(match.group(1)), name))
+        return found
+
+    @staticmethod
+    def _entries(folder: Path) -> list[str]:
+        try:
+            return os.listdir(folder)
+        except OSError as exc:
+            raise UnsafeStoreError(f"key folder {str(folder)!r} cannot be read: "
+                                   f"{exc.strerror or exc}") from None
+
+    def foreign_files(self, key: str) -> list[Path]:
+        """The entries of ``key``'s folder that this store did not write (not a chunk name, not
+        provenance, lock, quarantine or a temporary file), e.g. ``chunk-7.parquet``; a
+        quarantine that is not a real folder is foreign too."""
+        folder = self._existing_folder(key)
+        chunk_names = {name for _, name in self._chunk_names(key)}
+        foreign = []
+        for name in sorted(self._entries(folder)):
+            path = folder / name
+            if name in chunk_names or name.startswith(TEMP_PREFIX):
+                continue
+            if name == QUARANTINE and path.is_dir() and not path.is_symlink():
+                continue
+            if name in (PROVENANCE, LOCK_FILE) and path.is_file() and not path.is_symlink():
+                continue
+            foreign.append(path)
+        return foreign
+
+    def move_foreign_aside(self, key: str) -> list[tuple[Path, Path]]:
+        """Move every foreign entry of ``key`` (:meth:`foreign_files`) into ``KEY/quarantine/``
+        (a link as the link itself): nothing leaves the store and nothing is deleted. Returns
+        (from, to) pairs. A ``provenance.json`` that is not a file is moved too (the run writes a
+        fresh one)."""
+        moved = []
+        for path in self.foreign_files(key):
+            if path.name == QUARANTINE:
+                # a quarantine that is a link or a file: moved (never followed) into a fresh
+                # quarantine folder of its own
+                aside = path.with_name(f"{TEMP_PREFIX}{QUARANTINE}-{uuid.uuid4().hex[:8]}")
+                os.replace(path, aside)
+                target = self._quarantine_target(key, QUARANTINE)
+                os.replace(aside, target)
+            else:
+                target = self._quarantine_target(key, path.name)
+                os.replace(path, target)
+            moved.append((path, target))
+        if moved:
+            fsync_folder(str(self._folder(key)))
+        return moved
 
     def chunk_rows(self, key: str) -> dict[int, int]:
         """Rows of every good stored chunk of ``key``, by chunk index, in chunk order; empty
@@ -306,14 +363,24 @@ class Store:
         """Move chunk ``index`` of ``key`` (a symlink is moved as the link) into
         ``KEY/quarantine/`` under a unique name; returns where it went. Nothing is deleted."""
         path = self._chunk_path(key, index)
-        folder = self._folder(key) / QUARANTINE
-        folder.mkdir(exist_ok=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
-        target = folder / f"{path.name}.{stamp}-{uuid.uuid4().hex[:8]}"
+        target = self._quarantine_target(key, path.name)
         os.replace(path, target)
         self._known_bad.pop(path, None)
-        _fsync_dir(path.parent)
+        fsync_folder(str(path.parent))
         return target
+
+    def _quarantine_target(self, key: str, name: str) -> Path:
+        """A fresh name in ``KEY/quarantine/``, a real folder inside the key's folder: one that
+        is a symlink (which would move a chunk out of the store) is refused."""
+        folder = self._folder(key) / QUARANTINE
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            pass
+        if folder.is_symlink() or not folder.is_dir():
+            raise UnsafeStoreError(f"{str(folder)!r} is not a folder of the store (a symlink or "
+                                   "a file); the store never moves files out of its folder")
+        return folder / f"{name}.{_stamp()}-{uuid.uuid4().hex[:8]}"
 
     @contextlib.contextmanager
     def lock(self, key: str, wait_message=None):
@@ -325,15 +392,23 @@ class Store:
         if fcntl is None:  # pragma: no cover
             yield
             return
-        fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
-        try:
+        while True:
+            fd = os.open(folder / LOCK_FILE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o644)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
                 if wait_message is not None:
                     text = os.pread(fd, 32, 0).decode(errors="replace").strip()
                     wait_message(int(text) if text.isdigit() else None)
+                    wait_message = None
                 fcntl.flock(fd, fcntl.LOCK_EX)
+            # The holder may have removed the key (results rm): the lock then guards a file
+            # no longer in the store; start again with a fresh folder.
+            if _same_file(fd, folder / LOCK_FILE):
+                break
+            os.close(fd)
+            folder.mkdir(parents=True, exist_ok=True)
+        try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
             yield
@@ -393,13 +468,38 @@ class Store:
 
     def write_provenance(self, key: str, provenance: dict) -> None:
         text = json.dumps(provenance, sort_keys=True, indent=2) + "\n"
-        _atomic_write(self._folder(key) / PROVENANCE, lambda f: f.write(text.encode()))
+        _atomic_write(self._folder(key) / PROVENANCE,
+                      lambda tmp: Path(tmp).write_bytes(text.encode()))
 
     def read_provenance(self, key: str) -> dict:
+        """The provenance of ``key``, checked as untrusted input: MissingKeyError when there
+        is none, BadProvenanceError (naming the file) when it is not a regular file, not JSON,
+        nested too deep, not an object, or has a field of the wrong type
+        (:data:`PROVENANCE_TYPES`)."""
+        from .paths import PathError, read_text_file
+
         path = self._existing_folder(key) / PROVENANCE
-        if not path.is_file():
+        if not path.exists() and not path.is_symlink():
             raise MissingKeyError(f"key {key!r} has chunks but no {PROVENANCE} in {self!r}")
-        return json.loads(path.read_text())
+        if path.is_symlink():
+            raise BadProvenanceError(f"{path}: a symlink, not written by this store")
+        try:
+            data = json.loads(read_text_file(path, MAX_PROVENANCE_BYTES))
+        except PathError as exc:  # its message names the file
+            raise BadProvenanceError(str(exc).removeprefix("cannot read ")) from None
+        except (ValueError, RecursionError) as exc:
+            reason = "nested too deep" if isinstance(exc, RecursionError) else "not valid JSON"
+            raise BadProvenanceError(f"{path}: {reason}") from None
+        if not isinstance(data, dict):
+            raise BadProvenanceError(f"{path}: holds {type(data).__name__}, not a JSON object")
+        for field, kind in PROVENANCE_TYPES.items():
+            value = data.get(field)
+            if field in data and (not isinstance(value, kind) or isinstance(value, bool)):
+                raise BadProvenanceError(f"{path}: field {field!r} is {shorten(repr(value))}, "
+                                         "of the wrong type")
+        if any(not isinstance(run, dict) for run in data.get("runs", [])):
+            raise BadProvenanceError(f"{path}: field 'runs' holds something other than objects")
+        return data
 
     def update_provenance(self, key: str, **fields) -> dict:
         """Set ``fields`` in the provenance of ``key`` and return the result.
@@ -412,11 +512,13 @@ class Store:
 
     def provenance_warnings(self, key: str) -> list[str]:
         """Where ``provenance.json`` of ``key`` contradicts its good chunks (chunk size, engine
-        version): one line each; empty when they agree."""
+        version), or is missing or damaged: one line each; empty when they agree."""
         try:
             provenance = self.read_provenance(key)
-        except (KeyError, ValueError):
-            return [f"{self._folder(key) / PROVENANCE}: missing or not valid JSON"]
+        except BadProvenanceError as exc:
+            return [str(exc)]
+        except KeyError:
+            return [f"{self._folder(key) / PROVENANCE}: missing"]
         warnings = []
         if provenance.get("engine_version") != ENGINE_VERSION:
             warnings.append(f"{PROVENANCE} of {key} says engine version "
@@ -439,7 +541,7 @@ class Store:
         if not self.root.is_dir():
             return []
         return sorted(p.parent.name for p in self.root.glob(f"*/{PROVENANCE}")
-                      if not p.parent.is_symlink())
+                      if not p.parent.is_symlink() and not p.parent.name.startswith("."))
 
     def summary(self) -> pd.DataFrame:
         """One row per key: games and chunks stored, plus :data:`SUMMARY_FIELDS` of provenance.
@@ -451,7 +553,7 @@ class Store:
             chunk_rows = self.chunk_rows(key)
             try:
                 provenance = self.read_provenance(key)
-            except ValueError:  # damaged provenance.json: list the key without its description
+            except (KeyError, ValueError):  # damaged: list the key without its description
                 provenance = {}
             rows.append(
                 {"key": key, "games": sum(chunk_rows.values()), "chunks": len(chunk_rows)}
@@ -460,8 +562,28 @@ class Store:
         return pd.DataFrame(rows, columns=["key", "games", "chunks", *SUMMARY_FIELDS])
 
     def delete(self, key: str) -> None:
-        """Remove ``key`` with all its chunks and provenance."""
-        shutil.rmtree(self._existing_folder(key))
+        """Remove ``key`` with all its chunks and provenance: all or nothing. The folder is
+        first renamed to a temporary name in the root (nothing is touched when that fails, e.g.
+        on a read-only store), then removed; a writer waiting for the key's lock then finds
+        its lock file gone and starts a fresh folder (see :meth:`lock`)."""
+        folder = self._existing_folder(key)
+        doomed = self.root / f"{TEMP_PREFIX}deleted-{key}-{uuid.uuid4().hex[:8]}"
+        os.replace(folder, doomed)
+        fsync_folder(str(self.root))
+        shutil.rmtree(doomed, ignore_errors=True)
+
+
+def _stamp() -> str:
+    return datetime.now(UTC).strftime("%Y%m%dT%H%M%S")
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    own = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)
 
 
 def _identity(path: Path) -> tuple:

@@ -2,7 +2,7 @@
 
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
-(see :mod:`vandatta_sim.cli.options`). One command group per module: ``rules``, ``simulate``,
+(see :mod:`vandatta_sim.cli.errors`). One command group per module: ``rules``, ``simulate``,
 ``play``, ``sweep``, ``results``, ``bench``, ``value`` and ``design``.
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
@@ -16,7 +16,7 @@ import importlib
 import shlex
 import sys
 
-from .interrupts import exit_quietly_on_signals
+from .interrupts import exit_quietly_on_signals, restore_signals, signals_raise_interrupt
 
 # Until the command's module is imported (numpy, pandas, numba: seconds), a Ctrl-C or SIGTERM
 # ends the process with one line: nothing has been written yet.
@@ -25,7 +25,7 @@ _quiet_while_importing = exit_quietly_on_signals()
 import click  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from .options import OneLineErrorGroup  # noqa: E402
+from .errors import OneLineErrorGroup  # noqa: E402
 
 #: command name → (module in this package, command object's name), in the order of ``--help``
 COMMANDS = {
@@ -76,7 +76,10 @@ class LazyGroup(OneLineErrorGroup):
 
     def main(self, args=None, *rest, **extra):
         _ARGS[:] = [str(a) for a in (sys.argv[1:] if args is None else args)]
-        return super().main(args, *rest, **extra)
+        try:
+            return super().main(args, *rest, **extra)
+        finally:
+            restore_signals()  # the handlers of signals_raise_interrupt (see get_command)
 
     def list_commands(self, ctx):
         return list(COMMANDS)
@@ -98,7 +101,8 @@ class LazyGroup(OneLineErrorGroup):
             return None
         module, attribute = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f".{module}", __name__), attribute)
-        _quiet_while_importing.restore()  # from here on each command handles its interrupts
+        _quiet_while_importing.restore()
+        signals_raise_interrupt()  # from here on SIGTERM is handled like SIGINT
         return command
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import usage_errors
+from .errors import usage_errors
 
 
 @click.command("bench")
@@ -28,6 +28,12 @@ def bench_cmd(quick, repeats, sweep_overhead, cold, seat_policies, seat_only):
     from ..bench import SEAT_POLICIES, run_bench
     from ..simulate import check_policy
 
+    if seat_only:  # an option the one-seat section ignores is an error, not a silent no-op
+        ignored = [flag for flag, given in (("--cold", cold), ("--sweep-overhead", sweep_overhead))
+                   if given]
+        if ignored:
+            raise click.UsageError(f"--seat-only times the one seat only; {' and '.join(ignored)} "
+                                   "would change nothing: leave it out or drop --seat-only")
     with usage_errors():
         specs = [check_policy(spec) for spec in seat_policies or SEAT_POLICIES]
     run_bench(quick=quick, repeats=repeats, sweep_overhead=sweep_overhead, echo=click.echo,

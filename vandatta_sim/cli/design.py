@@ -14,8 +14,9 @@ from pathlib import Path
 import click
 
 from .interrupts import interrupts_end_the_run
-from .options import (check_store_path, dry_run_option, json_option, store_option,
-                      sweep_threads_option, usage_errors)
+from .builders import check_store_path
+from .errors import usage_errors
+from .options import dry_run_option, json_option, store_option, sweep_threads_option
 
 #: The folder for the rules files and the figure when --out-dir is not given: DEFAULT_OUT/SPEC-STEM.
 DEFAULT_OUT = "design-out"

@@ -1,11 +1,15 @@
 """How the command line ends on Ctrl-C (SIGINT) or SIGTERM: one line, exit 128 + signal.
 
-Two phases. While the command line's modules import (numpy, pandas, numba: seconds), nothing has
-been written yet, so :func:`exit_quietly_on_signals` ends the process at once with one line
-instead of a KeyboardInterrupt traceback from inside an import. While a sweep runs,
-:func:`interrupts_end_the_run` turns the first signal into KeyboardInterrupt (so that the run
-cleans up and records itself as interrupted) and remembers it, so that a signal swallowed by a
-library (e.g. while numba loads its cached kernels) still stops the run after the next chunk.
+Three phases. While the command line's modules import (numpy, pandas, numba: seconds), nothing
+has been written yet, so :func:`exit_quietly_on_signals` ends the process at once with one line
+instead of a KeyboardInterrupt traceback from inside an import. Then, in every command,
+:func:`signals_raise_interrupt` makes SIGTERM what SIGINT is: a KeyboardInterrupt, so that the
+command's cleanup runs (the atomic writer removes its temporary file, the user's file stays as
+it was) and the command line ends with one line, exit 130 or 143, instead of dying silently
+with a temporary file left behind. While a sweep runs, :func:`interrupts_end_the_run` turns
+the first signal into KeyboardInterrupt (so that the run cleans up and records itself as
+interrupted) and remembers it, so that a signal swallowed by a library (e.g. while numba loads
+its cached kernels) still stops the run after the next chunk.
 """
 
 from __future__ import annotations
@@ -47,6 +51,43 @@ class _QuietExit:
 def exit_quietly_on_signals() -> _QuietExit:
     """Until ``.restore()``: SIGINT/SIGTERM end the process with one line, exit 128 + signal."""
     return _QuietExit()
+
+
+class _RaiseInterrupt:
+    """SIGINT/SIGTERM raise KeyboardInterrupt in the main thread; the signal is remembered."""
+
+    def __init__(self):
+        self.received: int | None = None
+        self.previous: dict = {}
+
+    def __call__(self, signum, frame):
+        self.received = signum
+        raise KeyboardInterrupt
+
+
+_COMMAND_SIGNALS = _RaiseInterrupt()
+
+
+def signals_raise_interrupt() -> None:
+    """Until :func:`restore_signals`: SIGINT and SIGTERM raise KeyboardInterrupt (click turns it
+    into an abort that :class:`~vandatta_sim.cli.errors.OneLineErrorGroup` ends in one line)."""
+    if not _main_thread() or _COMMAND_SIGNALS.previous:
+        return
+    _COMMAND_SIGNALS.received = None
+    _COMMAND_SIGNALS.previous = {sig: signal.signal(sig, _COMMAND_SIGNALS) for sig in _SIGNALS}
+
+
+def restore_signals() -> None:
+    """The handlers from before :func:`signals_raise_interrupt`."""
+    for sig, old in _COMMAND_SIGNALS.previous.items():
+        if signal.getsignal(sig) is _COMMAND_SIGNALS:
+            signal.signal(sig, old)
+    _COMMAND_SIGNALS.previous = {}
+
+
+def received_signal() -> int | None:
+    """The signal that interrupted the command, None if none did."""
+    return _COMMAND_SIGNALS.received
 
 
 class Signals:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import click
 
-from .options import (build_rules, build_seats, game_index_option, json_option, rules_options,
-                      seat_options, seed_option, usage_errors, warn_inert)
+from .builders import build_rules, build_seats, warn_inert
+from .errors import usage_errors
+from .options import game_index_option, json_option, rules_options, seat_options, seed_option
 
 
 @click.command("play")

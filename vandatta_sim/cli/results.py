@@ -11,6 +11,7 @@ from "the command was wrong").
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import click
 
 from .. import tables
 from ..plots import check_plot_path, plot_comparison
-from ..store import MissingKeyError, Store, UnsafeStoreError
+from ..store import PROVENANCE, BadProvenanceError, MissingKeyError, Store, UnsafeStoreError
 from ..sweep import SweepError, format_table, stored_summary, summary_records
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
@@ -27,8 +28,9 @@ from ..sweep import catalogue
 from ..sweep.provenance import KINDS
 from ..report.plain import comparison_verdict
 from . import command_line
-from .options import (baseline_option, check_store_path, check_user_file, json_option,
-                      per_seat_option, plot_option, quiet_option, store_option, summary_option)
+from .builders import check_store_path, check_user_file
+from .options import (baseline_option, json_option, per_seat_option, plot_option, quiet_option,
+                      store_option, summary_option)
 from .simulate import write_table
 
 
@@ -127,8 +129,8 @@ def results_show(key, store, summary_file, as_json):
     s = _open(store)
     key = _resolve_key(s, key, store)
     try:
+        provenance = s.read_provenance(key)  # a damaged one is the one line, before warnings
         _warn_bad(s, key)
-        provenance = s.read_provenance(key)
         stats = stored_summary(key, s)
     except (MissingKeyError, ValueError, KeyError, UnsafeStoreError) as exc:
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
@@ -309,27 +311,62 @@ def results_verify(key, store):
     checksums. One line per bad chunk with the reason; exit 0 when all are good, 1 otherwise."""
     s = _open(store)
     root = Path(store)
+    if not root.is_dir():  # nothing to check is no "all good"
+        raise click.UsageError(f"results verify: --store {store[:80]!r} does not exist; "
+                               "nothing to check")
+    problems = []  # (path, reason), one BAD line each
     if key is not None:
-        keys, linked = [_resolve_key(s, key, store)], []
+        keys = [_resolve_key(s, key, store)]
     else:
-        keys = s.keys()
-        linked = sorted(p for p in root.iterdir() if p.is_symlink()) if root.is_dir() else []
-    checked = bad_count = 0
-    for path in linked:
-        click.echo(f"BAD {path}: key folder is a symlink; the store does not follow it")
-        bad_count += 1
+        keys, problems = _store_folders(s, root)
+    checked = 0
     for k in keys:
-        bad = s.verify(k)
-        checked += len(s.chunks(k))
-        for c, reason in bad.items():
-            click.echo(f"BAD {reason}")
-        bad_count += len(bad)
+        try:
+            bad = s.verify(k)
+            checked += len(s.chunks(k))
+            problems += [(None, reason) for reason in bad.values()]
+            problems += [(path, "not written by this store (a foreign file; a sweep of this "
+                                "key moves it into quarantine/)") for path in s.foreign_files(k)]
+        except OSError as exc:  # e.g. a key folder that cannot be read
+            problems.append((None, str(exc)))
+            continue
+        try:
+            s.read_provenance(k)
+        except BadProvenanceError as exc:  # damaged: a sweep of the key writes a fresh one
+            problems.append((None, str(exc)))
+            continue
         for line in s.provenance_warnings(k):
             click.echo(f"warning: {line}", err=True)
-    verdict = "all good" if not bad_count else f"{bad_count} bad"
+    for path, reason in problems:
+        click.echo(f"BAD {reason}" if path is None else f"BAD {path}: {reason}")
+    verdict = "all good" if not problems else f"{len(problems)} bad"
     click.echo(f"{checked:,} chunk(s) of {len(keys)} configuration(s) checked in {store}: "
                f"{verdict}")
-    sys.exit(1 if bad_count else 0)
+    sys.exit(1 if problems else 0)
+
+
+def _store_folders(s: Store, root: Path) -> tuple[list[str], list[tuple[Path, str]]]:
+    """The keys to check in ``root`` and the problems of its other entries: a key folder that
+    is a symlink or cannot be read, chunks without provenance."""
+    keys, problems = [], []
+    for path in sorted(root.iterdir()):
+        if path.name.startswith("."):
+            continue  # the store's own temporary names
+        if path.is_symlink():
+            problems.append((path, "key folder is a symlink; the store does not follow it"))
+            continue
+        if not path.is_dir():
+            continue  # not a key folder: no key reads it
+        try:
+            names = os.listdir(path)
+        except OSError as exc:
+            problems.append((path, f"key folder cannot be read: {exc.strerror or exc}"))
+            continue
+        if PROVENANCE in names:
+            keys.append(path.name)
+        elif any(name.startswith("chunk-") for name in names):
+            problems.append((path, f"holds chunks but no {PROVENANCE}"))
+    return keys, problems
 
 
 def _good_games(s: Store, key: str):
@@ -354,17 +391,18 @@ def results_export(key, out, store):
     the --out file, one row per game, atomically (a temporary file renamed into place)."""
     s = _open(store)
     key = _resolve_key(s, key, store)
-    path = Path(out)
-    if path.suffix.lower() not in (".parquet", ".csv"):
-        raise click.UsageError(f"--out {out[:80]!r}: give a file ending in .parquet or .csv")
-    if path.is_dir() or not path.parent.is_dir():
-        raise click.UsageError(f"--out {out[:80]!r}: not a file in an existing folder")
-    _warn_bad(s, key)
-    df = _good_games(s, key)
+    check_user_file(out, (".parquet", ".csv"))  # before any work: one line, exit 2
+    try:
+        s.read_provenance(key)  # a damaged one is the one line, before warnings
+        _warn_bad(s, key)
+        df = _good_games(s, key)
+    except (MissingKeyError, ValueError, KeyError, UnsafeStoreError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        raise click.UsageError(f"results: {message}") from None
     try:
         write_table(df, out)  # atomic: a temporary file renamed into place
-    except OSError as exc:
-        raise click.UsageError(f"--out {out[:80]!r}: {exc.strerror or exc}") from None
+    except OSError as exc:  # a WriteError names the file and the reason
+        raise click.UsageError(str(exc)) from None
     click.echo(f"{len(df):,} games of {key} written to {out}")
 
 
@@ -383,9 +421,15 @@ def results_rm(key, yes, store):
                                    "to confirm on; add --yes")
         click.confirm(f"remove {key} ({sum(s.chunk_rows(key).values()):,} games) from "
                       f"{store}?", abort=True)
-    with s.lock(key, lambda pid: click.echo(f"waiting for the sweep holding the lock on {key} "
-                                            f"(pid {pid}) to finish", err=True)):
-        s.delete(key)
+    try:
+        with s.lock(key, lambda pid: click.echo(f"waiting for the sweep holding the lock on "
+                                                f"{key} (pid {pid}) to finish", err=True)):
+            s.delete(key)  # all or nothing
+    except MissingKeyError:  # removed by another process while this one waited
+        raise click.UsageError(f"results rm: {key} was removed meanwhile") from None
+    except OSError as exc:  # e.g. a read-only store: nothing was removed
+        raise click.UsageError(f"results rm: cannot remove {key} from {store}: "
+                               f"{exc.strerror or exc}; nothing was removed") from None
     click.echo(f"removed {key} from {store}")
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import click
 
 from ..rules import PRESET_NOTES, PRESETS, RulesError
-from .options import build_rules, changes_text, rules_options, usage_errors, warn_inert
+from .builders import build_rules, changes_text, warn_inert
+from .errors import usage_errors
+from .options import rules_options
 
 
 @click.group("rules")

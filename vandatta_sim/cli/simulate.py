@@ -11,12 +11,13 @@ from pathlib import Path
 
 import click
 
-from ..paths import write_atomically
+from ..atomic import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, simulate
-from .options import (dry_run_option, build_rules, build_seats, check_user_file, games_option, json_option,
-                      rules_options, seat_options, seed_option, threads_option, usage_errors,
-                      warn_inert)
+from .builders import build_rules, build_seats, check_user_file, warn_inert
+from .errors import usage_errors
+from .options import (dry_run_option, games_option, json_option, rules_options, seat_options,
+                      seed_option, threads_option)
 
 
 @click.command("simulate")
@@ -154,7 +155,7 @@ def _capped_warning(result: dict, rules: Rules) -> str | None:
 
 def stream_table(frames, out: str) -> None:
     """Write the per-game tables ``frames`` one after another to ``out`` (.csv: appended;
-    .parquet: one row group each), atomically (:func:`~vandatta_sim.paths.write_atomically`):
+    .parquet: one row group each), atomically (:func:`~vandatta_sim.atomic.write_atomically`):
     an interrupted write leaves nothing behind and no file of the user's is touched."""
     import pyarrow as pa
     import pyarrow.parquet as pq

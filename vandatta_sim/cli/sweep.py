@@ -29,13 +29,15 @@ from ..sweep.dry_run import estimate_time
 from ..sweep.summary import capped_warning, has_matches
 from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (dry_run_option, ASCII_INT, baseline_option, check_file_fields_once,
-                      check_preset_once, check_store_path, check_user_file, forget_option,
-                      json_option, label_option, match_formats_option, overrides_option, per_seat_option,
+from .builders import (check_file_fields_once, check_preset_once, check_store_path,
+                       check_user_file, warn_inert)
+from .errors import usage_errors
+from .options import (baseline_option, dry_run_option, forget_option, json_option, label_option,
+                      match_formats_option, overrides_option, per_seat_option,
                       player_counts_option, plot_option, policy_option, precision_option,
                       preset_option, quiet_option, rules_file_option, store_option,
-                      summary_option, sweep_games_option, sweep_seed_option,
-                      sweep_threads_option, usage_errors, warn_inert)
+                      summary_option, sweep_games_option, sweep_seed_option, sweep_threads_option)
+from .paramtypes import ASCII_INT
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -87,8 +89,8 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     The output ends with a plain verdict (--quiet leaves it out; --json has it as "verdict");
     --summary FILE.md writes a note to paste; --label TEXT names the stored runs.
     """
-    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
-               "again to resume")
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+               "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message) as signals:
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
@@ -117,9 +119,10 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
             settings.pop("games", None)
         if games is not None and precision is not None:
             raise SweepError("give --games or --precision, not both")
-        if dask and scheduler:
+        if dask and scheduler is not None:
             raise SweepError("give --dask local or --scheduler ADDR, not both")
-        backend = "dask-local" if dask else scheduler or "local"
+        # an empty --scheduler is a bad address (check_backend), never "run locally"
+        backend = "dask-local" if dask else "local" if scheduler is None else scheduler
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
@@ -135,6 +138,10 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         if dry_run:
             if run["games"] is not None or run["precision"] is not None:
                 check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
+            else:  # the plan lists the configurations only; its settings are still checked
+                check_run_settings(games=1, seed=seed, chunk_size=chunk_size, threads=threads)
+            if backend != "local":
+                check_backend(backend)
             work = plan(configs, seed=seed, chunk_size=chunk_size, store=store, **run)
             _print_plan(work, run, seed, chunk_size, store, backend, as_json)
             if not as_json and backend == "local":
@@ -157,9 +164,9 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                                     "user_label": label}, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
-    except OSError as exc:
-        raise click.ClickException(f"cannot write the results to {store}: "
-                                   f"{exc.strerror or exc}") from None
+    except OSError as exc:  # a full disk, a folder that became read-only: one line, exit 2
+        raise click.UsageError(f"cannot write the results to {store}: "
+                               f"{exc.strerror or exc}") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
     comparison = _compare(summary, baseline_index, store, per_seat)
@@ -257,7 +264,8 @@ def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies,
                              f"({', '.join(grid_given)} given with {sweep_file})")
         return load_sweep_file(sweep_file)
     check_preset_once(preset, rules_file)
-    configs = expand_grid(preset or "standard", rules_file, overrides, vary, players,
+    configs = expand_grid("standard" if preset is None else preset, rules_file, overrides, vary,
+                          players,
                           policies, forget, match, swap)
     given = {parse_override(text)[0]: f"--set {text}" for text in overrides}
     given |= {str(text).partition("=")[0].strip(): f"--vary {text}" for text in vary}

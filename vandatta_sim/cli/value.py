@@ -16,13 +16,14 @@ import click
 
 from . import command_line
 from .interrupts import interrupts_end_the_run
-from .options import (dry_run_option, MAX_SWEEP_GAMES, CountType, build_rules, check_file_fields_once,
-                      check_store_path,
-                      check_user_file, json_option, label_option, match_option,
-                      overrides_option, player_counts_option, plot_option, policy_option,
-                      precision_option, preset_option, quiet_option, rules_file_option,
-                      store_option, summary_option, sweep_games_option, sweep_seed_option,
-                      sweep_threads_option, usage_errors, warn_inert)
+from .builders import (build_rules, check_file_fields_once, check_store_path, check_user_file,
+                       warn_inert)
+from .errors import usage_errors
+from .options import (dry_run_option, json_option, label_option, match_option, overrides_option,
+                      player_counts_option, plot_option, policy_option, precision_option,
+                      preset_option, quiet_option, rules_file_option, store_option,
+                      summary_option, sweep_games_option, sweep_seed_option, sweep_threads_option)
+from .paramtypes import MAX_SWEEP_GAMES, CountType
 
 
 @click.command("value")
@@ -64,8 +65,8 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, poli
     (--quiet leaves it out; --json has it as "verdict"); --summary FILE.md writes a note to
     paste. Example: --preset standard --players 4 --games 20000 --seed 1.
     """
-    message = (f"interrupted: the finished chunks are stored in {store}; run the same command "
-               "again to resume")
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+               "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message):
         _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
                match_games, precision, seed, threads, store, dry_run, label, plot,
@@ -76,15 +77,24 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
            match_games, precision, seed, threads, store, dry_run, label, plot, summary_file,
            quiet, as_json):
     from ..report.runner import Runner
+    from ..rules import settings
     from ..simulate import Seats
     from ..sweep import SweepError, check_run_settings
     from ..report.card_value import card_value, check_ranks, check_scales
 
     with usage_errors():
+        # the one "given twice" rule: --players and --scale are shortcuts of --set fields
+        settings(overrides, [("players", ",".join(map(str, players)) if players else None,
+                              f"--players {','.join(map(str, players))}"),
+                             ("scale", scales, f"--scale {scales}")])
         rules = build_rules(preset, rules_file, overrides, match=match)
         if players:  # the tables' player counts replace the rules': not also the file's
             check_file_fields_once(rules_file,
                                    {"players": f"--players {','.join(map(str, players))}"})
+        if match_games is not None and rules.match == "single":
+            raise SweepError(f"--match-games {match_games} changes nothing here: the rules play "
+                             "single deals (match = single); give a match (--match …) or "
+                             "leave --match-games out")
         ranks = check_ranks(ranks)
         scales = check_scales(scales) if scales is not None else [rules.scale]
         policies = list(policies) or ["expert"]

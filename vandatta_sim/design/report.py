@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
-from ..paths import write_atomically
+from ..atomic import write_atomically
 from ..rulebook import PARAMETERS, show_value
 from ..rules import Rules
 from .search import Candidate, DesignResult, seeds_used
@@ -254,6 +254,8 @@ def plot_design(result: DesignResult, path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from ..plots import save_figure
+
     spec = result.spec
     n = spec.players[0]
     goals = [i for i, g in enumerate(spec.goals) if not g.is_cap]
@@ -299,9 +301,7 @@ def plot_design(result: DesignResult, path) -> None:
         ax.set_title("the front", fontsize=9)
     fig.suptitle(f"{spec.title} ({n} players)", fontsize=9)
     fig.tight_layout()
-    kind = Path(path).suffix[1:] or "png"
-    # no software version in the file: the same study draws the same bytes
-    meta = {"Software": None} if kind == "png" else {}
-    write_atomically(path, lambda tmp: fig.savefig(tmp, format=kind, dpi=110, metadata=meta),
-                     "figure")
-    plt.close(fig)
+    try:
+        save_figure(fig, path, "figure", dpi=110)  # atomic and byte-stable
+    finally:
+        plt.close(fig)

@@ -95,11 +95,14 @@ def scale_points(scale) -> tuple[int, ...]:
 
 
 def scale_with(scale, rank: str, points: int) -> tuple[int, ...]:
-    """``scale`` with ``rank`` scoring ``points`` (a joker scores as an eight, so it moves
-    with the eight)."""
+    """``scale`` with ``rank`` scoring ``points``. A joker that scores as an eight (the rule,
+    and every named scale) moves with the eight; one the scale gives its own score (a custom
+    ``joker = 100``) keeps it, so that only the rank's score changes between the two runs of
+    the break-even line."""
     out = list(scale_points(scale))
+    joker_is_an_eight = out[13] == out[RANKS.index("8")]
     out[RANKS.index(rank)] = points
-    if rank == "8":
+    if rank == "8" and joker_is_an_eight:
         out[13] = points
     return tuple(out)
 

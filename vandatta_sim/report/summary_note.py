@@ -8,7 +8,7 @@ It is written atomically (a temporary file renamed into place).
 
 from __future__ import annotations
 
-from ..paths import write_atomically
+from ..atomic import write_atomically
 from ..rulebook import PARAMETERS, show_value
 from ..rules import Rules
 

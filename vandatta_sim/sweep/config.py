@@ -77,7 +77,7 @@ class Config:
 
     def identity(self) -> dict:
         """Everything that decides the games (JSON-able), apart from seed and chunking."""
-        out = {"rules": self.rules.canonical(), "policies": list(self.seats.policies),
+        out = {"rules": self.rules.games_canonical(), "policies": list(self.seats.policies),
                "forget": [float(f) for f in self.seats.forget], "swap": self.swap,
                "swap_seat": self.swap_seat}
         if self.valuation is not None:  # absent by default: the keys stored before stay valid

@@ -27,6 +27,7 @@ import os
 import re
 import socket
 import threading
+import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
@@ -268,19 +269,43 @@ def check_scheduler_address(address: str) -> str:
                      f"{SCHEDULER_FORMS}")
 
 
+#: What a Dask server's handshake holds (distributed.comm.Comm.handshake_info): a Dask
+#: scheduler sends it as soon as it accepts a connection, before it reads anything.
+DASK_HANDSHAKE_MARK = b"pickle-protocol"
+
+
 def reach_scheduler(address: str) -> None:
-    """SweepError unless something accepts a TCP connection at the scheduler ``address``: a
-    wrong host or port is one line at once (connection refused), a silent firewall after
-    :data:`SCHEDULER_CONNECT_TIMEOUT` seconds, before Dask retries for its own timeout."""
+    """SweepError unless a Dask scheduler answers at ``address`` within
+    :data:`SCHEDULER_CONNECT_TIMEOUT` seconds: a wrong host or port is one line at once
+    (connection refused), a silent firewall, or a server that accepts the connection but does
+    not speak Dask (an ordinary web server: Dask itself would wait for it indefinitely), after
+    at most that many seconds."""
     found = _SCHEDULER_ADDRESS.fullmatch(check_scheduler_address(address))
     host = found["host"].strip("[]")
+    deadline = time.monotonic() + SCHEDULER_CONNECT_TIMEOUT
+    received, connected = b"", False
     try:
-        socket.create_connection((host, int(found["port"])),
-                                 timeout=SCHEDULER_CONNECT_TIMEOUT).close()
+        with socket.create_connection((host, int(found["port"])),
+                                      timeout=SCHEDULER_CONNECT_TIMEOUT) as sock:
+            connected = True
+            while DASK_HANDSHAKE_MARK not in received and len(received) < 4096:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError
+                sock.settimeout(left)
+                data = sock.recv(4096)
+                if not data:
+                    break  # closed by the other side
+                received += data
     except OSError as exc:
-        reason = "timed out" if isinstance(exc, TimeoutError) else _reason(exc)
-        raise SweepError(f"cannot connect to the Dask scheduler at {address}: {reason}"
-                         ) from None
+        if not connected:
+            reason = "timed out" if isinstance(exc, TimeoutError) else _reason(exc)
+            raise SweepError(f"cannot connect to the Dask scheduler at {address}: {reason}"
+                             ) from None
+    if DASK_HANDSHAKE_MARK not in received:
+        raise SweepError(f"cannot connect to the Dask scheduler at {address}: what answers "
+                         f"there is not a Dask scheduler (no Dask handshake within "
+                         f"{SCHEDULER_CONNECT_TIMEOUT} s)")
 
 
 def _reason(exc: OSError) -> str:

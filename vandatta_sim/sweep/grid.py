@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..paths import PathError, loads_toml, read_text_file
-from ..rules import Rules, RulesError, parse_override, resolve_rules
+from ..rules import Rules, RulesError, parse_override, given_twice, resolve_rules, settings
 from ..simulate import (Seats, SimulationError, check_policy, check_probability, check_swap_rank,
                         is_seat_assignment)
 from .config import Config, SweepError, _check_run_settings, _checked, _dedupe
@@ -232,22 +232,22 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
         overrides = [overrides]
     if isinstance(vary, str):
         vary = [vary]
-    changes: dict = {}
-    for text in overrides:
-        name, value = parse_override(text)  # RulesError names the field
-        changes[name] = value
+    players_given = players is not None and (isinstance(players, int | str) or len(players))
+    # the one "given twice" rule of every command (RulesError names the field and both sources)
+    settings(overrides, [("players", players if players_given else None,
+                          f"--players {_option_text(players)}"),
+                         ("match", match, f"--match {_option_text(match)}")])
+    changes: dict = settings(overrides)
     dims = [parse_vary(v) for v in vary]
     seat_values = {n: v for n, v in dims if n in _SEAT_DIMS}
     dims = [(n, v) for n, v in dims if n not in _SEAT_DIMS]
-    if players is not None and (isinstance(players, int | str) or len(players)):
+    if players_given:
         dims.append(("players", _int_list(players, "players")))
     if match is not None:
         matches = _split_top(match) if isinstance(match, str) else list(match)
         if not matches or any(m in ("", None) for m in matches):
             raise SweepError(f"match {match!r}: empty value; allowed: single, deals:N, "
                              "elimination:T, best_of:N")
-        if "match" in changes:
-            raise SweepError("match is given twice (--set match=… and --match); give it once")
         if len(matches) > 1:
             dims.append(("match", matches))
         else:
@@ -268,6 +268,13 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
                       seat_values.get("swap", [_checked(check_swap_rank, swap)]), swap_seat, None,
                       explicit)
     return _dedupe(configs)
+
+
+def _option_text(value) -> str:
+    """A command-line value as the user typed it (a list as its comma form)."""
+    if isinstance(value, str | int):
+        return str(value)
+    return ",".join(map(str, value or ()))
 
 
 def _dim_specs(varied, fixed):
@@ -362,7 +369,8 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
         if not matches:
             raise SweepError(f"{where}match: empty list")
         if "match" in vary or "match" in changes:
-            raise SweepError(f"{where}match is given twice; give it once")
+            other = "vary.match" if "match" in vary else "set.match"
+            raise SweepError(f"{where}{given_twice('match', other, 'match')}")
         dims.append(("match", matches))
         explicit.append("match")
 
@@ -375,6 +383,9 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
             return [None]
         explicit.append(key)
         value = grid[key]
+        if value == []:
+            raise SweepError(f"{where}{key} = [] is not allowed; allowed: a value or a "
+                             "non-empty list of values (varied)")
         if isinstance(value, list) and key != "swap":
             return [parse(v) for v in value]  # a list: one assignment per entry, varied
         return [parse(value)]
@@ -385,6 +396,9 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
         swaps = seat_values["swap"]
     else:
         raw = grid.get("swap")
+        if raw == []:
+            raise SweepError(f"{where}swap = [] is not allowed; allowed: a rank or a non-empty "
+                             "list of ranks (varied)")
         swaps = [_checked(check_swap_rank, v) for v in (raw if isinstance(raw, list) else [raw])]
         if raw is not None:
             explicit.append("swap")

@@ -413,9 +413,12 @@ def _say_waiting(key: str):
 
 
 def _prepare(store: Store, job: _Job) -> None:
-    """Under the key's lock: remove temporary files (any is a dead writer's), move bad chunks
-    aside, and read what is stored, deciding the chunks to compute."""
+    """Under the key's lock: remove temporary files (any is a dead writer's), move foreign
+    files and bad chunks aside, and read what is stored, deciding the chunks to compute."""
     store.clean_temp(job.key)
+    for source, target in store.move_foreign_aside(job.key):
+        sys.stderr.write(f"foreign file moved aside to {target}: the store did not write "
+                         f"{source.name}\n")
     for c, reason in store.verify(job.key).items():
         target = store.quarantine(job.key, c)
         sys.stderr.write(f"bad chunk moved aside to {target} and computed again: {reason}\n")
