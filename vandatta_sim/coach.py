@@ -84,24 +84,23 @@ class Coach:
     def hints(self, table, seat: int) -> list[Hint]:
         """Every option of ``seat``'s move now (empty where it has no card to play)."""
         C = table.C.copy()
-        C[E.C_POL + seat] = self.code
+        # every option in every world (no racing): the coach wants each option's value
+        C[E.C_POL + seat] = self.code | E.OPT_SEARCH_FLAT
         p = table.position(seat)
         self.asked += 1
         per_replicate, options = [], None
         for r in range(REPLICATES):
             stream = np.random.SeedSequence([self.seed, self.asked, r]).generate_state(1, np.uint64)
-            cards, suits, stops, totals, _ = E.search_decision_nb(
+            cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
                 C, table.G, table.H, p, table.n, stream[0])
-            if len(cards) <= 1:
+            if len(cards) == 0:
                 return []
-            budget = (self.code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF
-            values = totals / budget
+            values = totals / np.maximum(played, 1)
             per_replicate.append(-values if self.points else values)
             options = [Option(int(c), int(s), int(x)) for c, s, x in zip(cards, suits, stops)]
         samples = np.array(per_replicate)  # replicate × option
-        # option 0 is the rollout policy's own move, the same as one of the others: left out
         return [Hint(o, mean_interval(samples[:, i]), samples[:, i])
-                for i, o in enumerate(options) if i > 0]
+                for i, o in enumerate(options)]
 
     def better(self, best: Hint, other: Hint) -> Estimate:
         """How much better ``best`` is than ``other`` (positive: better), paired."""
