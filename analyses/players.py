@@ -35,6 +35,7 @@ ORACLE = "search:beliefs=oracle"
 #: policy much slower than the heuristics (the search player) also gets its count in
 #: SLOW_GAMES; it then plays only against OPPONENT (no heads-up round robin).
 LADDER = ("random", "greedy", "eight-dumper", "expert", "expert:eights=dump",
+          "tuned:standard-base-4", "tuned:standard-hundred-4", "tuned:standard-crazy_eights-4",
           "search:budget=16", "search", "search:budget=64", "search:alloc=flat:beliefs=lacks",
           ORACLE)
 #: Games per (preset, table size, focal seat) of a slow policy, by full spec or by policy name
@@ -317,7 +318,10 @@ def section_reading(ladder: dict, specs, runtime_note: str) -> str:
         "- **Players.** Every number in sections 1–2 is a result of *these* policies "
         "(`docs/policies.md`): one seat of the named policy, every other seat `" + OPPONENT
         + "` (section 1), or the two named policies heads-up (round robin). Nothing else "
-        "was played; no human or stronger player is represented.\n"
+        "was played; no human or stronger player is represented. The `tuned:standard-SCALE-4` "
+        "rows are `expert` with weights fitted for `standard`'s 4-player elimination matches "
+        "under that scale (`vandatta-sim tune`, docs/policies.md); in single deals and other "
+        "presets they play away from the table they were fitted for.\n"
         "- **About the players:** the order of the ladder (at 4 players, `standard`: "
         + " > ".join(f"`{s}`" for s in order)
         + ", by the point estimates of the win rate against `expert`s: an order of "

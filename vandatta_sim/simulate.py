@@ -17,6 +17,7 @@ import numba
 import numpy as np
 
 from . import engine as E
+from . import tuned
 from .cards import RANK_NAMES, card_name, parse_card
 from .rules import Rules, RulesError
 
@@ -64,7 +65,7 @@ def _policy_parts(name) -> tuple[str, dict[str, str]]:
     base, *parts = [part.strip() for part in text.split(":")]
     if base not in E.POLICIES:
         raise SimulationError(f"policy {text!r} is not allowed; allowed: {', '.join(E.POLICIES)}"
-                              " (options: expert:eights=hold|dump|K, search:budget=N:rollout=P"
+                              ", tuned:NAME (options: expert:eights=hold|dump|K, search:budget=N:rollout=P"
                               ":objective=win|points|match)")
     allowed = E.POLICY_OPTIONS.get(base, {})
     options = {option: next(iter(values)) for option, values in allowed.items()}
@@ -86,7 +87,13 @@ def _policy_parts(name) -> tuple[str, dict[str, str]]:
 def check_policy(name) -> str:
     """The canonical spelling of the policy spec ``name`` (``NAME[:OPTION=VALUE]...``, blanks
     ignored; names in ``engine.POLICIES``, options in ``engine.POLICY_OPTIONS``): options in
-    sorted order, a default value left out, so ``expert:eights=hold`` is ``expert``."""
+    sorted order, a default value left out, so ``expert:eights=hold`` is ``expert``. A stored
+    tuned policy is ``tuned:NAME`` (:mod:`vandatta_sim.tuned`)."""
+    if tuned.is_tuned(name):
+        try:
+            return tuned.check_spec(name)
+        except tuned.TunedPolicyError as exc:
+            raise SimulationError(str(exc)) from None
     base, options = _policy_parts(name)
     defaults = E.POLICY_OPTIONS.get(base, {})
     return ":".join([base] + [f"{k}={v}" for k, v in sorted(options.items())
@@ -94,7 +101,10 @@ def check_policy(name) -> str:
 
 
 def policy_code(name) -> int:
-    """The kernel's number for the policy spec ``name``: its POL_* plus its options' bits."""
+    """The kernel's number for the policy spec ``name``: its POL_* plus its options' bits (a
+    tuned policy is `expert` with its own weights, which travel apart: Seats.weight_rows)."""
+    if tuned.is_tuned(name):
+        return E.POL_EXPERT
     base, options = _policy_parts(name)
     code = E.POLICIES.index(base)
     for option, value in options.items():
@@ -192,10 +202,13 @@ DEFAULT_POLICY = "expert"
 
 @dataclass(frozen=True)
 class Seats:
-    """Per-seat simulation settings: each seat's policy and its chance of forgetting a call."""
+    """Per-seat simulation settings: each seat's policy and its chance of forgetting a call;
+    ``weights``, where given, a seat's row of expert's weights in place of its policy's (the
+    tuner's candidates: None for a seat that keeps its policy's)."""
 
     policies: tuple[str, ...]
     forget: tuple[float, ...]
+    weights: tuple = ()
 
     @classmethod
     def build(cls, n_seats: int, policies: SeatSpec = None, forget: SeatSpec = None) -> Seats:
@@ -209,6 +222,16 @@ class Seats:
         fgt = np.zeros(E.MAX_SEATS, np.float64)
         fgt[: len(self.forget)] = self.forget
         return pol, fgt
+
+    def weight_rows(self) -> np.ndarray:
+        """Each seat's row of expert's weights (engine.W_*), as the kernel reads them."""
+        rows = np.zeros((E.MAX_SEATS, E.N_WEIGHTS), np.int64)
+        rows[:, : len(E.EXPERT_WEIGHTS)] = E.EXPERT_WEIGHTS
+        for seat, policy in enumerate(self.policies):
+            given = self.weights[seat] if seat < len(self.weights) else None
+            row = given if given is not None else tuned.weights_of(policy)
+            rows[seat, : len(row)] = row
+        return rows
 
     def describe(self) -> str:
         if len(set(self.policies)) == 1:
@@ -320,9 +343,12 @@ def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = (),
     C[: E.R_SIZE] = kernel_rules(rules)
     C[E.C_SCALE: E.C_SCALE + 54] = rules.scale_points()
     C[E.C_VALUE: E.C_VALUE + 54] = valuation_points(rules, valuation)
+    ordinary = [c for c in range(52) if c // 4 not in (0, 7)]  # neither ace nor eight
+    C[E.C_ORDINARY_VALUE] = round(100 * float(np.mean(C[E.C_VALUE + np.array(ordinary)])))
     pol, fgt = seats.arrays()
     C[E.C_POL: E.C_POL + E.MAX_SEATS] = pol
     C[E.C_FORGET: E.C_FORGET + E.MAX_SEATS] = np.round(fgt * 2.0**53).astype(np.int64)
+    C[E.C_WEIGHTS: E.C_WEIGHTS + E.MAX_SEATS * E.N_WEIGHTS] = seats.weight_rows().ravel()
     cards = [parse_card(c) if isinstance(c, str) else int(c) for c in deck]
     available = Counter({c: rules.n_decks for c in range(52)})
     available.update({52 + j: rules.n_decks for j in range(rules.jokers)})

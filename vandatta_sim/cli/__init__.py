@@ -3,7 +3,7 @@
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
 (see :mod:`vandatta_sim.cli.errors`). One command group per module: ``rules``, ``simulate``,
-``play``, ``sweep``, ``results``, ``bench``, ``value`` and ``design``.
+``play``, ``sweep``, ``results``, ``bench``, ``value``, ``design`` and ``tune``.
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
 engine (numba), pandas and the sweep take seconds to import, and ``--version`` or ``rules
@@ -37,6 +37,7 @@ COMMANDS = {
     "bench": ("bench", "bench_cmd"),
     "value": ("value", "value_cmd"),
     "design": ("design", "design_cmd"),
+    "tune": ("tune", "tune_cmd"),
 }
 
 #: Each command's one-line help for the top-level ``--help``, so that listing the commands
@@ -55,6 +56,7 @@ SHORT_HELP = {
              "count.",
     "design": "Search the free rule parameters of SPEC.toml for the rules that best meet its "
               "goals.",
+    "tune": "Tune expert's weights for a rule set, table size and objective; store tuned:NAME.",
 }
 
 

@@ -20,7 +20,8 @@ from ..paths import MAX_ECHO, shorten
 LIBRARY_ERRORS = (("vandatta_sim.rules", "RulesError"),
                   ("vandatta_sim.simulate", "SimulationError"),
                   ("vandatta_sim.sweep.config", "SweepError"),
-                  ("vandatta_sim.paths", "PathError"))
+                  ("vandatta_sim.paths", "PathError"),
+                  ("vandatta_sim.tuned", "TunedPolicyError"))
 #: An error line is cut to this length; its words (echoed values) to MAX_ECHO characters each.
 MAX_ERROR_LINE = 1000
 

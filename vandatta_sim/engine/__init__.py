@@ -1,7 +1,8 @@
 """The compiled Vändåtta engine: deal, turn, policies, matches, batch runner and event trace.
 
 The entry points are ``run_batch_nb`` (a batch of games, or one game's trace),
-``search_decision_nb`` and ``game_seed_nb``; the Python-facing API is
+``search_decision_nb``, ``policy_choice_nb`` (one policy decision, for tests) and
+``game_seed_nb``; the Python-facing API is
 :mod:`vandatta_sim.simulate`; the rules the kernels implement are RULES.md plus the choices
 written down in ``docs/engine-rules.md``. The package has one concept per module, in the order
 they build on each other:
@@ -57,6 +58,7 @@ What each of these measures was worth is in the commit history
 from . import _numba, game, layout, match, policies, primitives, search, worlds  # noqa: F401
 from ._numba import ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, UncheckedArray, inline, njit
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)
+from .game import policy_choice_nb
 from .match import MATCH_GOES_ON, run_batch_nb
 from .policies import NO_FORCE, NOT_COUNTED, STRANDED
 from .primitives import GOLDEN, LOW32, MIX1, MIX2, U11, U27, U30, U31, U32, WY0, WY1, game_seed_nb

@@ -27,7 +27,7 @@ from .layout import (
     S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS, S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT,
     S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_START_SUIT, S_SUIT,
     S_SWAPPED, S_TOP_JOKER, S_TURNS, TALON_SIZE, TURN_CAP, TWOS, ZERO)
-from ._numba import _low_bit, _nth_bit, _popcount, inline, njit
+from ._numba import _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, inline, njit
 from .primitives import (
     MIX2, U11, _bit, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
     _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
@@ -320,6 +320,24 @@ def _move(C, G, H, tr, pol, p, n, forced):
             return card
     _emit(G, tr, EV_PASS, _seat(G, p), 0, 0)
     return -1
+
+
+@njit
+def policy_choice_nb(constants, G_memory, H_memory, p, n):
+    """The card the policy of position p plays in the state (G, H) (-1: it draws), as _move
+    asks it: for tests of a decision, e.g. that it responds to what a card is believed to cost."""
+    C = _unchecked(constants)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    pol = C[C_POL + _seat(G, p)]
+    count = _hand_count(H, p)
+    m = _legal(C, G, H[p], count, _on_top(C, G))
+    nxt = _step(p, G[S_DIR], n)
+    card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
+                   _min_opponent_for(H, pol, p, n))
+    _keep_alive(constants, G_memory)
+    _keep_alive(H_memory, H_memory)
+    return card
 
 
 @inline

@@ -42,14 +42,21 @@ SA_ALL, SA_ALL_BUT_DEALER, SA_DEALER, SA_BURY = 0, 1, 2, 3
 AA_FORBIDDEN, AA_ALLOWED, AA_COUNTER = 0, 1, 2
 M_SINGLE, M_DEALS, M_ELIMINATION, M_BEST_OF = 0, 1, 2, 3
 
-# --- the constant vector C: rules, then scale points, seat policies, seat forget thresholds ----
+# --- the constant vector C: rules, scale points, seat policies, forget thresholds, weights ----
 C_SCALE = R_SIZE  # per card type: its points
 # per card type: the points the policies believe it costs (their penalty risk). Normally the
 # scale; an experiment that varies one card's score with play held fixed keeps this one.
 C_VALUE = C_SCALE + N_TYPES
 C_POL = C_VALUE + N_TYPES  # per seat: its policy (POL_*)
 C_FORGET = C_POL + MAX_SEATS  # per seat: probability * 2**53, compared with 53 random bits
-C_SCRIPT_LEN = C_FORGET + MAX_SEATS  # scripted deck for tests: number of cards, then the cards
+# per seat: the weights of expert's decisions (W_*); a tuned policy is expert with a row of its
+# own (vandatta_sim.tuned), every other seat has EXPERT_WEIGHTS
+# (EXPERT_WEIGHT_TABLE below), a row of N_WEIGHTS (room for more without moving the layout)
+N_WEIGHTS = 16
+C_WEIGHTS = C_FORGET + MAX_SEATS
+# the mean of C_VALUE over the ordinary cards, in hundredths: what "costly" is measured against
+C_ORDINARY_VALUE = C_WEIGHTS + MAX_SEATS * N_WEIGHTS
+C_SCRIPT_LEN = C_ORDINARY_VALUE + 1  # scripted deck: number of cards, then the cards
 C_SCRIPT = C_SCRIPT_LEN + 1
 C_SIZE = C_SCRIPT + TALON_SIZE
 
@@ -145,9 +152,37 @@ POLICY_OPTIONS = {
         "alloc": {"race": 0, "flat": OPT_SEARCH_FLAT}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
-# A deal whose talon has been rebuilt from the discards this often is dragging: the expert stops
-# feeding cards to the table with aces (see policies._expert_pick)
-DRAGGING_RESHUFFLES = 2
+# --- expert's weights: its decisions are features times these (see _expert_pick, _choose) -------
+# name -> expert's own value. A card's score is the sum of the weights of the features it has;
+# the counts (eight_late_at, pass_at, dragging) are thresholds, not multipliers.
+EXPERT_WEIGHT_TABLE = {
+    "card_value": 10,  # per point the card is believed to cost (C_VALUE): dump costly cards
+    "eight_early": -100000,  # an eight while the hand has more than eight_late_at cards
+    "eight_late": -1000,  # an eight once it has at most eight_late_at
+    "eight_late_at": 2,
+    # an eight is played like any card (neither eight_early nor eight_late, nor the draw
+    # instead of it) once an opponent has at most k cards, k = the eight's cost in ordinary
+    # cards (its C_VALUE over C_ORDINARY_VALUE) // eight_threat_ratio: the costlier the
+    # eight, the earlier a short opponent hand makes it dump it; 0: never
+    "eight_threat_ratio": 7,
+    "joker": -5000,
+    "ace_threat": 50000,  # an ace when an opponent is on one card (it must draw)
+    "ace_follow": 3000,  # an ace whose suit the hand can follow at once (everyone draws)
+    "ace_keep": -3000,  # any other ace: kept for an opponent on one card
+    "suit_length": 30,  # per ordinary card held of the card's suit
+    "next_lacks": 200,  # the card's suit is one the next player has shown it lacks
+    "pass_at": 3,  # must_play off: it draws rather than play an eight while its hand is larger
+    # A deal whose talon has been rebuilt from the discards this often is dragging: the expert
+    # stops feeding cards to the table with aces
+    "dragging": 2,
+}
+WEIGHT_NAMES = tuple(EXPERT_WEIGHT_TABLE)
+EXPERT_WEIGHTS = tuple(EXPERT_WEIGHT_TABLE.values())
+assert len(WEIGHT_NAMES) <= N_WEIGHTS
+(W_CARD_VALUE, W_EIGHT_EARLY, W_EIGHT_LATE, W_EIGHT_LATE_AT, W_EIGHT_THREAT_RATIO, W_JOKER,
+ W_ACE_THREAT, W_ACE_FOLLOW, W_ACE_KEEP, W_SUIT_LENGTH, W_NEXT_LACKS, W_PASS_AT,
+ W_DRAGGING) = range(len(WEIGHT_NAMES))
+
 
 # --- cards -------------------------------------------------------------------------------------
 # A card type's suit is its low SUIT_BITS bits and its rank the bits above (cards.make_card).

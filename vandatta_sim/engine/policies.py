@@ -8,12 +8,16 @@ from __future__ import annotations
 
 from ..cards import EIGHT, N_SUITS
 from .layout import (
-    AA_COUNTER, ACES, ALL_SUITS, C_VALUE, DRAGGING_RESHUFFLES, EIGHTS, EIGHTS_AT_MAX,
+    AA_COUNTER, ACES, ALL_SUITS, C_ORDINARY_VALUE, C_VALUE, C_WEIGHTS, EIGHTS, EIGHTS_AT_MAX,
     EIGHTS_AT_SHIFT, HI, JOKERS, MAX_SEATS, ONE, OPT_EIGHTS_DUMP, ORDINARY, POL_EIGHT_DUMPER,
-    POL_EXPERT, POL_KIND, POL_RANDOM, POL_SEARCH, R_ACE_EXTRA, R_ACE_ON_ACE, S_RESHUFFLES, ZERO)
+    N_WEIGHTS, POL_EXPERT, POL_KIND, POL_RANDOM, POL_SEARCH, R_ACE_EXTRA, R_ACE_ON_ACE,
+    S_RESHUFFLES, W_ACE_FOLLOW, W_ACE_KEEP, W_ACE_THREAT, W_CARD_VALUE, W_DRAGGING,
+    W_EIGHT_EARLY, W_EIGHT_LATE, W_EIGHT_LATE_AT, W_EIGHT_THREAT_RATIO, W_JOKER,
+    W_NEXT_LACKS, W_PASS_AT, W_SUIT_LENGTH, ZERO)
 from ._numba import _low_bit, _nth_bit, _popcount, inline, njit
 from .primitives import (
-    _bit, _hand_count, _is_joker, _rand_below, _rank_mask, _suit, _suit_count, _suit_mask)
+    _bit, _hand_count, _is_joker, _rand_below, _rank_mask, _seat, _suit, _suit_count,
+    _suit_mask)
 
 # ================================================================================================
 # policies: every decision a player makes, side by side
@@ -40,8 +44,11 @@ from .primitives import (
 #                  a draw where passing is allowed
 #   greedy         _greedy_pick: aces and jokers, then  the longest           the default
 #                  the costliest ordinary, eights last
-#   expert         _expert_pick; it draws rather than   one the next player   the default, but
-#                  play an eight early where it may     lacks, else longest   never an eight
+#   expert         _expert_pick: features times its     one the next player   the default, but
+#                  seat's weights (layout.EXPERT_...);  lacks, else longest   never an eight
+#                  it draws rather than play an eight
+#                  early where it may
+#   tuned:NAME     expert with weights of its own       as expert             as expert
 #   expert:eights=dump   an eight if it may, else expert  as expert           the default
 #   eight-dumper   an eight if it has one, else greedy  the longest           the default
 NOT_COUNTED = MAX_SEATS  # min_opponent where it was not counted: "no opponent is on one card"
@@ -115,49 +122,73 @@ def _greedy_pick(C, H, m, p, count):
     return _pick_tied(H, ties)
 
 
+@inline
+def _weight(C, G, p, w):
+    """Weight ``w`` (W_*) of the seat at position p: its row of expert's weights in C."""
+    return C[C_WEIGHTS + _seat(G, p) * N_WEIGHTS + w]
+
+
+@inline
+def _eight_threatened(C, G, p, m, min_opponent):
+    """Whether an opponent is close enough to going out for p's eights (of the legal mask
+    ``m``) to be dumped: it holds at most k cards, k = the eight's cost in ordinary cards
+    // eight_threat_ratio. The costlier the eight, the sooner a short opponent hand makes
+    holding it a bad bet."""
+    ratio = _weight(C, G, p, W_EIGHT_THREAT_RATIO)
+    if ratio <= 0 or min_opponent == NOT_COUNTED or not (m & EIGHTS):
+        return False
+    cost = 100 * C[C_VALUE + _low_bit(m & EIGHTS)]  # hundredths, as C_ORDINARY_VALUE
+    return min_opponent * ratio * max(C[C_ORDINARY_VALUE], 1) <= cost
+
+
 @njit
-def _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent):
+def _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent, threatened):
     """Seeds 000/002's advice: dump expensive cards early, keep eights for the end, play an ace
     when an opponent is on one card, never strand the hand with only specials (this comes
     before keeping eights: a hand of eights and one ordinary card sheds the eights), leave a
     suit the next player has shown it lacks and one the hand is long in. Measured on top of
     that: an ace that the hand can follow in its own suit is worth playing at once (two cards
-    shed, every opponent draws), which is what lets `expert` beat `greedy`. Ties at random."""
+    shed, every opponent draws), which is what lets `expert` beat `greedy`. Every number is a
+    weight of the seat's row (EXPERT_WEIGHT_TABLE says which); ``threatened``: its eights are
+    played like any card (_eight_threatened). Ties at random."""
     lo = H[p]
     best_score = -(1 << 40)
     ties = ZERO
     mm = m
+    row = C_WEIGHTS + _seat(G, p) * N_WEIGHTS
     # all-expert tables of 6-10 players, and ace_draw=3, used to stall (half the 10-player
     # deals reached the turn cap): every ace made everyone draw what little was left, so the
     # cards went round and round. An ace the hand can follow is still played at once, but not
     # once the deal is dragging (measured: no capped deals at 2-10 players, and the same
     # strength at 4 and 6 players).
-    dragging = G[S_RESHUFFLES] >= DRAGGING_RESHUFFLES
+    dragging = G[S_RESHUFFLES] >= C[row + W_DRAGGING]
     while mm:
         c = _low_bit(mm)
         mm &= mm - ONE
         b = _bit(c)
         rest_lo = lo if (H[HI + p] & b) else lo & ~b
-        score = C[C_VALUE + c] * 10  # dump expensive cards early (penalty risk)
+        score = C[C_VALUE + c] * C[row + W_CARD_VALUE]  # dump expensive cards early
         if b & EIGHTS:
-            score -= 100000 if count > 2 else 1000  # keep eights for the end
+            if not threatened:  # keep eights for the end
+                score += C[row + W_EIGHT_EARLY] if count > C[row + W_EIGHT_LATE_AT] else C[
+                    row + W_EIGHT_LATE]
         elif b & JOKERS:
-            score -= 5000
+            score += C[row + W_JOKER]
         elif b & ACES:
             if min_opponent == 1:
-                score += 50000  # an opponent on one card must draw
+                score += C[row + W_ACE_THREAT]  # an opponent on one card must draw
             elif (C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER and not dragging
                   and (rest_lo & _suit_mask(_suit(c)) & ~EIGHTS)):
-                score += 3000  # everyone draws, and the ace's suit can follow at once
+                score += C[row + W_ACE_FOLLOW]  # everyone draws, and its suit can follow
             else:
-                score -= 3000  # keep it for an opponent on one card
+                score += C[row + W_ACE_KEEP]  # keep it for an opponent on one card
         if _strands(H, p, count, b):
             score -= STRANDED  # never strand the hand with only specials
         if not _is_joker(c):
             s = _suit(c)
-            score += 30 * _suit_count(H, p, _suit_mask(s) & ORDINARY)
+            score += C[row + W_SUIT_LENGTH] * _suit_count(H, p, _suit_mask(s) & ORDINARY)
             if (next_lacks >> s) & 1:
-                score += 200
+                score += C[row + W_NEXT_LACKS]
         if score > best_score:
             best_score = score
             ties = b
@@ -184,9 +215,11 @@ def _choose(C, G, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
             (pol & OPT_EIGHTS_DUMP) or count <= _eights_at(pol)))):
         return _pick_tied(H, m & EIGHTS)
     if kind == POL_EXPERT:
-        c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent)
+        threatened = _eight_threatened(C, G, p, m, min_opponent)
+        c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent, threatened)
         crowded = 2 * _suit_count(H, p, ORDINARY) < count  # specials are half the hand or more
-        if may_pass and (_bit(c) & EIGHTS) and count > 3 and not crowded:
+        if (may_pass and (_bit(c) & EIGHTS) and count > _weight(C, G, p, W_PASS_AT)
+                and not crowded and not threatened):
             return -1  # keep the eight for the end: draw instead, unless specials crowd the hand
         return c
     return _greedy_pick(C, H, m, p, count)

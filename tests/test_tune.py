@@ -1,0 +1,215 @@
+"""Tuned policies: expert's weight vector, the tuner (with fake objectives: no games), storage,
+and the command's errors."""
+
+import json
+
+import numpy as np
+import pytest
+
+from vandatta_sim import engine as E
+from vandatta_sim import tune, tuned
+from vandatta_sim.rules import get_preset
+from vandatta_sim.simulate import Seats, SimulationError, check_policy, simulate
+
+
+@pytest.fixture
+def tuned_dir(tmp_path, monkeypatch):
+    """A folder of tuned policies that names are looked up in (VANDATTA_TUNED)."""
+    folder = tmp_path / "policies"
+    folder.mkdir()
+    monkeypatch.setenv("VANDATTA_TUNED", str(folder))
+    return folder
+
+
+def _store_policy(folder, name, weights, **extra):
+    policy = tuned.TunedPolicy(name, dict(zip(E.WEIGHT_NAMES, weights)), {}, "match", extra)
+    (folder / f"{name}.json").write_text(policy.to_json(), encoding="utf-8")
+
+
+def _settings(name="fake", generations=4, **changes):
+    rules = get_preset("standard").replace(players=2, **changes)
+    return tune.check_settings(name, rules, "match", generations, 6, 20, 20, 3)
+
+
+# --- the weight vector in the kernel ---------------------------------------------------------------
+def test_expert_weights_name_every_row_slot_once():
+    assert len(E.WEIGHT_NAMES) == len(E.EXPERT_WEIGHTS) == len(set(E.WEIGHT_NAMES))
+    assert len(E.WEIGHT_NAMES) <= E.N_WEIGHTS
+    assert E.C_ORDINARY_VALUE - E.C_WEIGHTS == E.MAX_SEATS * E.N_WEIGHTS
+    assert {k.name for k in tune.KNOBS} <= set(E.WEIGHT_NAMES)
+
+
+def test_a_tuned_policy_with_experts_weights_plays_experts_games(tuned_dir):
+    """The weights reach the kernel through the seat's row; expert's own row is its constants,
+    so a stored copy of them plays exactly expert's games, and other weights play others."""
+    _store_policy(tuned_dir, "same", E.EXPERT_WEIGHTS)
+    changed = dict(zip(E.WEIGHT_NAMES, E.EXPERT_WEIGHTS), suit_length=-30, card_value=1)
+    _store_policy(tuned_dir, "other", tuple(changed.values()))
+    rules = get_preset("standard").replace(players=3)
+    base = simulate(rules, 150, seed=4, policies="expert")
+    assert base.equals(simulate(rules, 150, seed=4, policies=["tuned:same", "expert", "expert"]))
+    assert base.equals(simulate(rules, 150, seed=4, policies="all=tuned:same"))
+    assert not base.equals(simulate(rules, 150, seed=4, policies=["tuned:other", "expert",
+                                                                 "expert"]))
+    rows = Seats.build(3, ["tuned:other", "expert", "tuned:same"]).weight_rows()
+    assert tuple(rows[0, : len(E.WEIGHT_NAMES)]) == tuple(changed.values())
+    assert (rows[1:3, : len(E.WEIGHT_NAMES)] == E.EXPERT_WEIGHTS).all()
+
+
+def test_the_tuners_start_plays_experts_games(tuned_dir):
+    """tune.START respells two lexicographic constants: the same games, cheap or costly cards."""
+    _store_policy(tuned_dir, "start", tune.vector(tune.start_weights()))
+    for rules in (get_preset("standard").replace(players=4, match="single"),
+                  get_preset("crazy-eights-scoring").replace(players=3),
+                  get_preset("seed001").replace(players=2, jokers=2, decks=1),
+                  get_preset("standard").replace(match="single", scale={
+                      "base": "base", "8": 1000, "A": 1000, "K": 1000})):
+        seats = ["tuned:start"] + ["expert"] * (rules.players - 1)
+        assert simulate(rules, 200, seed=6).equals(simulate(rules, 200, seed=6, policies=seats))
+
+
+def test_tuned_specs_are_checked_and_canonical(tuned_dir):
+    _store_policy(tuned_dir, "mine", E.EXPERT_WEIGHTS)
+    assert check_policy(" tuned : mine ") == "tuned:mine"
+    for bad, message in (("tuned:nobody", "no tuned policy of that name; allowed: .*mine"),
+                         ("tuned", "allowed: tuned:NAME"), ("tuned:a:b", "allowed: tuned:NAME"),
+                         ("tuned:../x", "name '../x' is not allowed")):
+        with pytest.raises(SimulationError, match=message) as err:
+            check_policy(bad)
+        assert "\n" not in str(err.value)
+    (tuned_dir / "broken.json").write_text("{\"name\": 1}")
+    with pytest.raises(SimulationError, match="cannot be read"):
+        check_policy("tuned:broken")
+
+
+def test_the_shipped_policies_load_and_name_their_tables():
+    for name in tuned.names():
+        if (tuned.CATALOGUE / f"{name}.json").is_file():
+            policy = tuned.load(name)
+            assert policy.rules["players"] >= 2 and policy.objective in tune.OBJECTIVES
+            assert name in tuned.for_rules(get_preset("standard").replace(**{
+                k: v for k, v in policy.rules.items() if k in ("players", "scale", "match")}))
+            assert policy.provenance["validation"]["n"] > 0
+
+
+# --- the tuner, on fake objectives -------------------------------------------------------------
+TARGET = {"card_value": 30, "suit_length": 80, "next_lacks": -100}
+
+
+def _fake(vectors, generation, noise=0.05):
+    """Outcomes that peak where the knobs in TARGET sit at their targets (noisy, seeded by the
+    generation so that a resumed run sees the same numbers)."""
+    rng = np.random.default_rng(generation)
+    out = []
+    for v in vectors:
+        w = dict(zip(E.WEIGHT_NAMES, v))
+        loss = sum(((w[k] - t) / next(x.step for x in tune.KNOBS if x.name == k)) ** 2
+                   for k, t in TARGET.items())
+        out.append(-loss + noise * rng.standard_normal(20))
+    return out
+
+
+def _distance(weights):
+    return sum(abs(weights[k] - t) for k, t in TARGET.items())
+
+
+def test_the_tuner_moves_towards_the_better_weights(tmp_path):
+    settings = _settings(generations=25)
+    result = tune.run(settings, tmp_path, evaluate=_fake, validate=_fake)
+    start = dict(zip(E.WEIGHT_NAMES, E.EXPERT_WEIGHTS))
+    assert _distance(result.policy.weights) < 0.4 * _distance(start)
+    assert len(result.log) == 25 and result.validation.n == 20
+    stored = json.loads((tmp_path / "tuned" / "fake.json").read_text())
+    assert stored["provenance"]["settings"]["generations"] == 25
+    assert stored["rules"] == settings.rules and stored["objective"] == "match"
+
+
+def test_an_interrupted_tuning_resumes_to_the_same_weights(tmp_path):
+    settings = _settings(generations=6)
+    straight = tune.run(settings, tmp_path / "a", evaluate=_fake, validate=_fake)
+
+    calls = []
+
+    def interrupted(vectors, generation):
+        if generation == 3:
+            raise KeyboardInterrupt
+        calls.append(generation)
+        return _fake(vectors, generation)
+
+    with pytest.raises(KeyboardInterrupt):
+        tune.run(settings, tmp_path / "b", evaluate=interrupted, validate=_fake)
+    assert calls == [0, 1, 2] and not (tmp_path / "b" / "tuned" / "fake.json").exists()
+    lines = []
+    resumed = tune.run(settings, tmp_path / "b", evaluate=_fake, validate=_fake,
+                       progress=lines.append)
+    assert lines[0] == "resuming fake after generation 3"
+    assert resumed.policy.weights == straight.policy.weights
+    assert resumed.log == straight.log
+    again = tune.run(settings, tmp_path / "b", evaluate=None, validate=None)  # no games: done
+    assert again.policy.weights == straight.policy.weights
+
+
+def test_a_stored_run_refuses_other_settings(tmp_path):
+    tune.run(_settings(generations=2), tmp_path, evaluate=_fake, validate=_fake)
+    with pytest.raises(tune.TuneError, match="other settings") as err:
+        tune.run(_settings(generations=3), tmp_path, evaluate=_fake, validate=_fake)
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("changes, message", [
+    (dict(objective="wins"), "objective 'wins' is not allowed; allowed: match, deals, points"),
+    (dict(population=2), "population = 2 is not allowed; allowed: an integer ≥ 4"),
+    (dict(games=21), "allowed: multiples of players = 2"),
+    (dict(generations=0), "generations = 0 is not allowed"),
+    (dict(name="a b"), "name 'a b' is not allowed"),
+])
+def test_bad_settings_are_one_line_errors(changes, message):
+    args = dict(name="x", rules=get_preset("standard").replace(players=2), objective="match",
+                generations=2, population=6, games=20, validation_games=20, seed=0)
+    args.update(changes)
+    with pytest.raises(ValueError, match=message) as err:
+        tune.check_settings(**args)
+    assert "\n" not in str(err.value)
+
+
+def test_the_match_objective_needs_a_match():
+    with pytest.raises(tune.TuneError, match="needs a match format"):
+        tune.check_settings("x", get_preset("standard").replace(match="single"), "match", 2, 6,
+                            20, 20, 0)
+
+
+def test_focal_outcomes_rotate_the_seat_and_pair_the_games():
+    rules = get_preset("standard").replace(players=2, match="single")
+    a = tune.focal_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
+    b = tune.focal_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
+    assert a.shape == (40,) and set(np.unique(a)) <= {0.0, 1.0} and (a == b).all()
+    df = simulate(rules, 40, seed=5)  # expert everywhere: seat 0 in games 0-19, seat 1 after
+    expected = np.concatenate([(df.winner[:20] == 0), (df.winner[20:] == 1)]).astype(float)
+    assert (a == expected).all()
+    points = tune.focal_outcomes(rules, "points", E.EXPERT_WEIGHTS, 5, 0, 40)
+    assert (points == -np.concatenate([df.points_0[:20], df.points_1[20:]])).all()
+
+
+def test_the_command_tunes_resumes_and_refuses_bad_input(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from vandatta_sim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    runner = CliRunner()
+    args = ["tune", "tiny", "--players", "2", "--set", "match=deals:2", "--generations", "1",
+            "--population", "4", "--candidate-games", "8", "--validation-games", "8", "--seed", "1"]
+    done = runner.invoke(main, args)
+    assert done.exit_code == 0, done.output
+    assert "Verdict: " in done.output and (tmp_path / "results/tuned/tiny.json").is_file()
+    assert "tuned:tiny" in runner.invoke(main, ["tune", "--list"]).output
+    played = runner.invoke(main, ["simulate", "--games", "5", "--players", "2", "--match",
+                                  "single", "--policy", "0=tuned:tiny"])
+    assert played.exit_code == 0, played.output
+    for bad, message in ((["--objective", "x"], "objective 'x' is not allowed"),
+                         (["--candidate-games", "7"], "multiples of players"),
+                         (["--set", "match=single"], "needs a match format")):
+        out = runner.invoke(main, args[:2] + ["--players", "2"] + bad + ["--store", "other"])
+        assert out.exit_code == 2 and message in out.output, out.output
+        assert len(out.output.strip().splitlines()) == 1
+    assert not (tmp_path / "other").exists()

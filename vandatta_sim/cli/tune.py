@@ -1,0 +1,119 @@
+"""``vandatta-sim tune``: fit `expert`'s weights to a table and store them as ``tuned:NAME``.
+
+A thin layer over :mod:`vandatta_sim.tune` (CMA-ES on paired games, resumable, validated on
+held-out seeds). ``--list`` shows the tuned policies that can be named here.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+import click
+
+from .interrupts import interrupts_end_the_run
+from .builders import build_rules, check_store_path
+from .errors import usage_errors
+from .options import (overrides_option, players_option, preset_option, rules_file_option,
+                      seed_option, store_option, threads_option)
+from .paramtypes import ASCII_INT
+
+
+@click.command("tune")
+@click.argument("name", required=False)
+@preset_option
+@rules_file_option
+@overrides_option
+@players_option
+@click.option("--objective", default="match", show_default=True, metavar="match|deals|points",
+              help="What the seat maximises: match wins (the rules' match), deal wins, or "
+                   "fewest penalty points (single deals).")
+@click.option("--generations", type=ASCII_INT, default=10, show_default=True,
+              help="CMA-ES generations (a rerun with more continues the stored run).")
+@click.option("--population", type=ASCII_INT, default=8, show_default=True,
+              help="Candidates per generation (≥ 4).")
+@click.option("--candidate-games", "games", type=ASCII_INT, default=800, show_default=True,
+              help="Games per candidate and generation, a multiple of the players (the focal "
+                   "seat rotates).")
+@click.option("--validation-games", type=ASCII_INT, default=20_000, show_default=True,
+              help="Held-out games of the final check against expert (paired).")
+@seed_option
+@threads_option
+@store_option
+@click.option("--list", "list_only", is_flag=True, help="List the stored tuned policies.")
+def tune_cmd(name, preset, rules_file, overrides, players, objective, generations, population,
+             games, validation_games, seed, threads, store, list_only):
+    """Tune expert's weights for a rule set, table size and objective; store tuned:NAME.
+
+    One seat plays the candidate weights against expert at the others (the focal seat rotated);
+    every candidate of a generation plays the same games. The state is saved after every
+    generation in STORE/tuned/NAME.run/: the same command again resumes. Example:
+    vandatta-sim tune std-hundred-4 --preset standard --players 4 --objective match.
+    Training games use seed 2*SEED, the held-out check 2*SEED+1.
+    """
+    if list_only:
+        _list()
+        return
+    from ..simulate import check_threads
+    from ..tune import check_settings, run
+
+    with usage_errors():
+        if name is None:
+            raise click.UsageError("NAME is missing; allowed: a name for the tuned policy "
+                                   "(or --list)")
+        rules = build_rules(preset, rules_file, overrides, players=players)
+        settings = check_settings(name, rules, objective, generations, population, games,
+                                  validation_games, seed)
+        check_threads(threads)
+        check_store_path(store)
+    command = shlex.join(["vandatta-sim", *sys.argv[1:]])
+    message = (f"interrupted: finished generations are stored in {store}/tuned/{name}.run; run "
+               "the same command again to resume")
+    with interrupts_end_the_run(message):
+        result = run(settings, store, threads=threads, command=command, progress=click.echo)
+    click.echo(result_text(result, store))
+
+
+def result_text(result, store) -> str:
+    from ..tune import OBJECTIVES
+
+    p = result.policy
+    prov = p.provenance
+    est = result.validation
+    what = OBJECTIVES[p.objective]
+    scale = 100 if p.objective != "points" else 1
+    unit = " pp" if scale == 100 else " points"
+    diff = (f"{scale * est.value:+.2f}{unit} [{scale * est.low:+.2f}, {scale * est.high:+.2f}]")
+    weights = ", ".join(f"{k}={v}" for k, v in p.weights.items())
+    if est.low > 0:
+        verdict = f"tuned:{p.name} does better than expert in {what} on held-out games"
+    elif est.high < 0:
+        verdict = f"tuned:{p.name} does worse than expert in {what} on held-out games"
+    else:
+        verdict = (f"tuned:{p.name} and expert cannot be told apart in {what} at this "
+                   "precision")
+    return "\n".join([
+        f"tuned:{p.name}: one seat against expert, {p.rules['players']} players, match "
+        f"{p.rules['match'] if p.objective == 'match' else 'single'}, objective {what}",
+        f"weights: {weights}",
+        f"held-out check ({est.n:,} games, seed {prov['validation_seed']}): tuned "
+        f"{prov['validation']['tuned_mean']:.4f}, expert {prov['validation']['expert_mean']:.4f}"
+        f", tuned − expert {diff} (paired, 95%)",
+        f"cost: {prov['training_games']:,} training games, {prov['cpu_seconds']:,} CPU seconds; "
+        f"stored in {store}/tuned/{p.name}.json",
+        f"Verdict: {verdict}."])
+
+
+def _list() -> None:
+    from .. import tuned
+
+    names = tuned.names()
+    if not names:
+        click.echo("no tuned policies stored")
+    for n in names:
+        p = tuned.load(n)
+        v = p.provenance.get("validation", {})
+        click.echo(f"tuned:{n}  players {p.rules.get('players')}, scale {p.rules.get('scale')}, "
+                   f"match {p.rules.get('match')}, objective {p.objective}; held-out tuned − "
+                   f"expert {v.get('value', float('nan')):+.4f} "
+                   f"[{v.get('low', float('nan')):+.4f}, {v.get('high', float('nan')):+.4f}]")

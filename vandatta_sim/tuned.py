@@ -1,0 +1,162 @@
+"""Tuned policies: `expert` with a weight vector of its own, stored by name.
+
+`expert` scores every legal card as a sum of features times weights (``engine.WEIGHT_NAMES``,
+today's constants in ``engine.EXPERT_WEIGHTS``). A tuned policy is the same player with other
+weights, fitted by ``vandatta-sim tune`` (:mod:`vandatta_sim.tune`) for one rule set, table size
+and objective. It is named ``tuned:NAME`` wherever a policy is (``--policy all=tuned:NAME``,
+``simulate(..., policies="tuned:NAME")``, a sweep's ``policy``) and reaches the kernel as its
+seat's row of weights in the run's constant vector; its kernel policy is `expert`'s.
+
+Where a name is looked up, in this order: the policies shipped with the package
+(``vandatta_sim/tuned_policies/NAME.json``), the folders of ``$VANDATTA_TUNED`` (``:``-separated)
+and the default result store's ``results/tuned/``, where ``tune`` writes. Each file holds the
+weights, the rules and table size it was tuned for, the objective and the tuning run's
+provenance (command, seeds, games, evaluations, CPU time, engine version, held-out validation).
+A stored policy's weights never change under its name: shipped weights are part of the engine
+(changing them changes games, so ``ENGINE_VERSION`` with them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from . import engine as E
+from .rules import Rules
+
+PREFIX = "tuned"
+CATALOGUE = Path(__file__).parent / "tuned_policies"
+#: The default result store's folder of tuned policies (``tune --store results``).
+STORE_FOLDER = "tuned"
+NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+NAME_ALLOWED = "1–64 letters, digits, '_', '.', '-' (starting with a letter or digit)"
+#: What one weight may be (the kernel adds them to int64 scores; far from overflow).
+WEIGHT_LIMIT = 1 << 31
+
+
+class TunedPolicyError(ValueError):
+    """A tuned policy that cannot be found or read; the message is one line."""
+
+
+@dataclass(frozen=True)
+class TunedPolicy:
+    """One stored weight vector: the weights by name, what it was tuned for, and how."""
+
+    name: str
+    weights: dict[str, int]
+    rules: dict = field(default_factory=dict)  # Rules.canonical() of the tuned-for table
+    objective: str = ""
+    provenance: dict = field(default_factory=dict)
+
+    def vector(self) -> tuple[int, ...]:
+        return tuple(int(self.weights[w]) for w in E.WEIGHT_NAMES)
+
+    def to_json(self) -> str:
+        data = {"name": self.name, "weights": {w: int(self.weights[w]) for w in E.WEIGHT_NAMES},
+                "rules": self.rules, "objective": self.objective, "provenance": self.provenance}
+        return json.dumps(data, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def check_name(name) -> str:
+    """A tuned policy's name as given, or TunedPolicyError (letters, digits, _ . -)."""
+    text = str(name).strip()
+    if not NAME_PATTERN.match(text):
+        raise TunedPolicyError(f"tuned policy name {text!r} is not allowed; allowed: "
+                               f"{NAME_ALLOWED}")
+    return text
+
+
+def check_weights(weights, where: str) -> dict[str, int]:
+    """``weights`` (a mapping of every name in engine.WEIGHT_NAMES to an integer) checked."""
+    if not isinstance(weights, dict) or set(weights) != set(E.WEIGHT_NAMES):
+        raise TunedPolicyError(f"{where}: weights must name exactly {', '.join(E.WEIGHT_NAMES)}")
+    for name, value in weights.items():
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) >= WEIGHT_LIMIT:
+            raise TunedPolicyError(f"{where}: weight {name} = {value!r} is not allowed; allowed: "
+                                   f"an integer of magnitude below 2^31")
+    return {w: int(weights[w]) for w in E.WEIGHT_NAMES}
+
+
+def folders() -> list[Path]:
+    """Where names are looked up, first match wins (see the module's docstring)."""
+    extra = [Path(p) for p in os.environ.get("VANDATTA_TUNED", "").split(":") if p.strip()]
+    return [CATALOGUE, *extra, Path("results") / STORE_FOLDER]
+
+
+def names() -> list[str]:
+    """Every tuned policy that can be named here, in lookup order, each once."""
+    seen: list[str] = []
+    for folder in folders():
+        if folder.is_dir():
+            for path in sorted(folder.glob("*.json")):
+                if NAME_PATTERN.match(path.stem) and path.stem not in seen:
+                    seen.append(path.stem)
+    return seen
+
+
+def find(name: str) -> Path:
+    name = check_name(name)
+    for folder in folders():
+        path = folder / f"{name}.json"
+        if path.is_file():
+            return path
+    known = ", ".join(names()) or "none"
+    raise TunedPolicyError(f"policy 'tuned:{name}': no tuned policy of that name; allowed: "
+                           f"{known} (make one with `vandatta-sim tune`)")
+
+
+@lru_cache(maxsize=256)
+def _read(path: str, mtime_ns: int) -> TunedPolicy:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        policy = TunedPolicy(name=str(data["name"]), weights=data["weights"],
+                             rules=dict(data.get("rules", {})), objective=str(data["objective"]),
+                             provenance=dict(data.get("provenance", {})))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise TunedPolicyError(f"tuned policy file {path!r} cannot be read: "
+                               f"{' '.join(str(exc).split())}") from None
+    check_weights(policy.weights, f"tuned policy file {path!r}")
+    return policy
+
+
+def load(name: str) -> TunedPolicy:
+    """The stored tuned policy ``name`` (TunedPolicyError if there is none or it is broken)."""
+    path = find(name)
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
+def is_tuned(spec: str) -> bool:
+    return str(spec).strip().split(":", 1)[0].strip() == PREFIX
+
+
+def check_spec(spec: str) -> str:
+    """``tuned:NAME`` checked (the name must be stored) and spelled canonically."""
+    head, _, rest = str(spec).strip().partition(":")
+    if not rest.strip() or ":" in rest:
+        known = ", ".join(names()) or "none stored yet"
+        raise TunedPolicyError(f"policy {str(spec).strip()!r} is not allowed; allowed: "
+                               f"tuned:NAME with NAME one of {known}")
+    load(rest.strip())
+    return f"{PREFIX}:{rest.strip()}"
+
+
+def weights_of(spec: str) -> tuple[int, ...]:
+    """The weight vector a seat with policy ``spec`` plays: its stored one for ``tuned:NAME``,
+    `expert`'s constants for every other policy."""
+    if is_tuned(spec):
+        return load(str(spec).split(":", 1)[1].strip()).vector()
+    return E.EXPERT_WEIGHTS
+
+
+def for_rules(rules: Rules) -> list[str]:
+    """The names of the stored policies tuned for exactly these rules (table size included)."""
+    wanted = rules.canonical()
+    return [n for n in names() if load(n).rules == wanted]
+
+
+__all__ = ["TunedPolicy", "TunedPolicyError", "check_name", "check_spec", "check_weights",
+           "folders", "for_rules", "is_tuned", "load", "names", "weights_of"]
