@@ -35,7 +35,7 @@ import numpy as np
 from . import ENGINE_VERSION
 from . import engine as E
 from . import tuned
-from .paths import write_atomically
+from .atomic import write_atomically
 from .rules import Rules
 from .simulate import Seats, SimulationError, simulate
 from .stats import Estimate, paired_difference
