@@ -215,3 +215,23 @@ def PASS(seat):
 
 def C(seat, called=1):
     return ("CALL", seat, called)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line in process (the CLI tests)
+# ---------------------------------------------------------------------------------------------
+
+def run_cli(*args):
+    """``vandatta-sim ARGS`` in process (each argument as text), errors left to the result."""
+    from click.testing import CliRunner  # the CLI only where a test drives it
+
+    from vandatta_sim.cli import main
+    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def error_line(result) -> str:
+    """The single ``Error:`` line of a rejected command (exit 2, nothing else printed)."""
+    assert result.exit_code == 2, result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
+    return lines[0]

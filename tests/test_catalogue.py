@@ -7,22 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from vandatta_sim.cli import main
+from conftest import error_line, run_cli
 from vandatta_sim.store import Store
 from vandatta_sim.sweep import SweepError, catalogue
 
 
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-
-
-def error_line(result) -> str:
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
-    return lines[0]
+run = run_cli
 
 
 def listed(store, *args) -> list[dict]:

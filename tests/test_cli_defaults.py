@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from conftest import error_line
 from vandatta_sim import bench
 from vandatta_sim.cli import main
 from vandatta_sim.rulebook import PARAMETERS, show_value
@@ -21,14 +22,6 @@ from vandatta_sim.sweep import expand_grid
 
 def run(*args):
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def error_line(result) -> str:
-    """The single ``Error:`` line of a rejected command (exit 2, nothing else printed)."""
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
-    return lines[0]
 
 
 # --- a light start ---------------------------------------------------------------------------
