@@ -211,7 +211,9 @@ def test_a_second_writer_waits_for_the_lock_and_says_whose(tmp_path, capfd):
                                         (signal.SIGTERM, "first chunk")])
 def test_signals_at_any_moment_exit_with_the_one_line(tmp_path, sig, delay):
     store = tmp_path / "results"
-    proc = _sweep_proc(store, 30_000)
+    # far more games than a fast machine plays before the signal: a run that had already
+    # finished would meet the signal in the interpreter's teardown, not in the run
+    proc = _sweep_proc(store, 5_000_000)
     if delay == "first chunk":
         deadline = time.monotonic() + 120
         while not list(store.glob("*/chunk-*.parquet")) and proc.poll() is None:

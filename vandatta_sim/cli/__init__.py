@@ -103,8 +103,7 @@ class LazyGroup(OneLineErrorGroup):
             return None
         module, attribute = COMMANDS[cmd_name]
         command = getattr(importlib.import_module(f".{module}", __name__), attribute)
-        _quiet_while_importing.restore()
-        signals_raise_interrupt()  # from here on SIGTERM is handled like SIGINT
+        signals_raise_interrupt(replacing=_quiet_while_importing)  # SIGTERM is now like SIGINT
         return command
 
 

@@ -47,6 +47,13 @@ class _QuietExit:
                 signal.signal(sig, old)
         self.previous = {}
 
+    def hand_over(self) -> dict:
+        """The handlers from before these, forgotten here without being put back: the next
+        handlers replace these directly, so that no signal ever meets the default (death by
+        SIGTERM, no line) between the two."""
+        previous, self.previous = self.previous, {}
+        return previous
+
 
 def exit_quietly_on_signals() -> _QuietExit:
     """Until ``.restore()``: SIGINT/SIGTERM end the process with one line, exit 128 + signal."""
@@ -68,13 +75,19 @@ class _RaiseInterrupt:
 _COMMAND_SIGNALS = _RaiseInterrupt()
 
 
-def signals_raise_interrupt() -> None:
+def signals_raise_interrupt(replacing: _QuietExit | None = None) -> None:
     """Until :func:`restore_signals`: SIGINT and SIGTERM raise KeyboardInterrupt (click turns it
-    into an abort that :class:`~vandatta_sim.cli.errors.OneLineErrorGroup` ends in one line)."""
+    into an abort that :class:`~vandatta_sim.cli.errors.OneLineErrorGroup` ends in one line).
+    ``replacing``: the quiet handlers of the import phase, replaced in place; restoring puts
+    back the handlers they had replaced."""
     if not _main_thread() or _COMMAND_SIGNALS.previous:
+        if replacing is not None:
+            replacing.restore()
         return
+    earlier = replacing.hand_over() if replacing is not None else {}
     _COMMAND_SIGNALS.received = None
-    _COMMAND_SIGNALS.previous = {sig: signal.signal(sig, _COMMAND_SIGNALS) for sig in _SIGNALS}
+    previous = {sig: signal.signal(sig, _COMMAND_SIGNALS) for sig in _SIGNALS}
+    _COMMAND_SIGNALS.previous = {**previous, **earlier}
 
 
 def restore_signals() -> None:
