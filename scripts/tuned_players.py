@@ -2,6 +2,11 @@
 
     python scripts/tuned_players.py [MATCHES] [DEALS] [PLAYERS]
     python scripts/tuned_players.py 20000 4000 4
+    python scripts/tuned_players.py --shipped
+
+``--shipped`` plays no games: it prints the table of every policy shipped with the package, each
+figure read from the file's own provenance (its tuning run's held-out check and cost), as
+docs/policies.md carries it (tests/test_tune.py checks that the two agree).
 
 For each scale of `standard` (base, hundred, crazy_eights): ``tuned:standard-SCALE-PLAYERS`` in
 one seat against ``expert``s, `standard`'s elimination matches to 100, the focal seat rotated,
@@ -36,6 +41,14 @@ def num(est, digits=3) -> str:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--shipped"]:
+        print(tuned.catalogue_markdown(), end="")
+        names = tuned.shipped()
+        better = [n for n in names if tuned.load(n).provenance["validation"]["low"] > 0]
+        others = ", ".join(sorted(set(names) - set(better))) or "none"
+        print(f"\nVerdict: {len(better)} of {len(names)} shipped tuned players beat expert on "
+              f"their own held-out games (interval above 0); not shown better: {others}.")
+        return
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
     deals = int(sys.argv[2]) if len(sys.argv) > 2 else 4_000
     players = int(sys.argv[3]) if len(sys.argv) > 3 else 4

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import engine as E
-from .rules import Rules
+from .rules import PRESETS, Rules
 
 PREFIX = "tuned"
 CATALOGUE = Path(__file__).parent / "tuned_policies"
@@ -158,5 +158,44 @@ def for_rules(rules: Rules) -> list[str]:
     return [n for n in names() if load(n).rules == wanted]
 
 
-__all__ = ["TunedPolicy", "TunedPolicyError", "check_name", "check_spec", "check_weights",
-           "folders", "for_rules", "is_tuned", "load", "names", "weights_of"]
+def shipped() -> list[str]:
+    """The names of the policies shipped with the package: `standard`'s first, then by name."""
+    found = [p.stem for p in CATALOGUE.glob("*.json") if NAME_PATTERN.match(p.stem)]
+    return sorted(found, key=lambda n: (not n.startswith("standard-"), n))
+
+
+def table_name(rules: dict) -> str:
+    """The table a stored policy was tuned for, in preset words: the presets these rules are at
+    their table size, else `standard` with the fields that differ."""
+    mine = Rules().replace(**rules)
+    same = [n for n, preset in PRESETS.items() if preset.replace(players=mine.players) == mine]
+    if same:
+        return " = ".join(f"`{n}`" for n in same)
+    changed = mine.diff(PRESETS["standard"].replace(players=mine.players))
+    return "`standard`, " + ", ".join(f"{k} = {v}" for k, v in changed.items())
+
+
+def catalogue_markdown() -> str:
+    """The shipped policies as a markdown table, every figure from the files' own provenance
+    (docs/policies.md carries it verbatim: ``python scripts/tuned_players.py --shipped``)."""
+    lines = ["| policy | rules | players | match | objective | held-out tuned − `expert` "
+             "(paired, 95%) | held-out games | training games | CPU seconds |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name in shipped():
+        p = load(name)
+        prov, check = p.provenance, p.provenance["validation"]
+        factor, unit = (1, " points") if p.objective == "points" else (100, " pp")
+        verdict = ("better" if check["low"] > 0 else "worse" if check["high"] < 0
+                   else "not told apart")
+        lines.append(
+            f"| `tuned:{name}` | {table_name(p.rules)} | {p.rules['players']} | "
+            f"{p.rules['match']} | {p.objective} | {factor * check['value']:+.2f}{unit} "
+            f"[{factor * check['low']:+.2f}, {factor * check['high']:+.2f}], {verdict} | "
+            f"{check['n']:,} (seed {prov['validation_seed']}) | {prov['training_games']:,} "
+            f"(seed {prov['training_seed']}) | {prov['cpu_seconds']:.0f} |")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["TunedPolicy", "TunedPolicyError", "catalogue_markdown", "check_name", "check_spec",
+           "check_weights", "folders", "for_rules", "is_tuned", "load", "names", "shipped",
+           "table_name", "weights_of"]
