@@ -2,13 +2,14 @@
 and the command's errors."""
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from vandatta_sim import engine as E
 from vandatta_sim import tune, tuned
-from vandatta_sim.rules import get_preset
+from vandatta_sim.rules import Rules, get_preset
 from vandatta_sim.simulate import Seats, SimulationError, check_policy, simulate
 
 
@@ -82,14 +83,38 @@ def test_tuned_specs_are_checked_and_canonical(tuned_dir):
         check_policy("tuned:broken")
 
 
-def test_the_shipped_policies_load_and_name_their_tables():
-    for name in tuned.names():
-        if (tuned.CATALOGUE / f"{name}.json").is_file():
-            policy = tuned.load(name)
-            assert policy.rules["players"] >= 2 and policy.objective in tune.OBJECTIVES
-            assert name in tuned.for_rules(get_preset("standard").replace(**{
-                k: v for k, v in policy.rules.items() if k in ("players", "scale", "match")}))
-            assert policy.provenance["validation"]["n"] > 0
+SHIPPED = tuned.shipped()
+POLICIES_DOC = Path(__file__).resolve().parent.parent / "docs" / "policies.md"
+
+
+def test_the_package_ships_tuned_policies():
+    """Guards the parametrized test below against an empty catalogue."""
+    assert {"standard-base-4", "standard-hundred-4", "standard-crazy_eights-4"} <= set(SHIPPED)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_shipped_policy_loads_names_its_table_and_plays_there(name):
+    """Every shipped file reads, names exactly the table it was tuned for, carries its tuning
+    run's provenance, and plays as a seat at that table (other games than expert's there)."""
+    policy = tuned.load(name)
+    assert policy.name == name and tuned.find(name).parent == tuned.CATALOGUE
+    rules = Rules().replace(**policy.rules)
+    assert rules.canonical() == policy.rules and name in tuned.for_rules(rules)
+    assert policy.objective in tune.OBJECTIVES
+    prov = policy.provenance
+    assert prov["command"].startswith(f"vandatta-sim tune {name} ")
+    assert prov["validation"]["n"] >= 20_000 and prov["cpu_seconds"] > 0
+    assert prov["validation"]["low"] <= prov["validation"]["value"] <= prov["validation"]["high"]
+    seats = [f"tuned:{name}"] + ["expert"] * (rules.players - 1)
+    games = 20 * rules.players  # matches in the policy's own format: a few hundred deals
+    assert not simulate(rules, games, seed=5).equals(simulate(rules, games, seed=5,
+                                                              policies=seats))
+
+
+def test_the_docs_table_of_shipped_policies_is_the_files_own():
+    assert tuned.catalogue_markdown() in POLICIES_DOC.read_text(encoding="utf-8"), (
+        "docs/policies.md's table of shipped tuned players is stale: paste "
+        "`python scripts/tuned_players.py --shipped` into it")
 
 
 # --- the tuner, on fake objectives -------------------------------------------------------------
