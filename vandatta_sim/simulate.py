@@ -223,6 +223,11 @@ class Seats:
         fgt[: len(self.forget)] = self.forget
         return pol, fgt
 
+    def any_search(self) -> bool:
+        """Whether a seat searches (its games need the kernel with the public bookkeeping)."""
+        pol, _ = self.arrays()
+        return bool(((pol[: len(self.policies)] & E.POL_KIND) == E.POL_SEARCH).any())
+
     def weight_rows(self) -> np.ndarray:
         """Each seat's row of expert's weights (engine.W_*), as the kernel reads them."""
         rows = np.zeros((E.MAX_SEATS, E.N_WEIGHTS), np.int64)
@@ -369,8 +374,13 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     points = np.zeros((n_games, P), np.int64)
     eights = np.zeros((n_games, P), np.int64)
     aces = np.zeros((n_games, P), np.int64)
-    # zero rows record nothing: simulate and trace_game share one compiled kernel
-    trace = np.zeros((record, 4), np.int32)
+    if record or seats.any_search():
+        # zero rows record nothing: trace_game and the search players share this kernel
+        trace = np.zeros((record, 4), np.int32)
+    else:
+        # heuristic players only, nothing recorded: the kernel compiled for this 1-D dummy
+        # has no trace, public bookkeeping or search code at all (the playouts' own kind)
+        trace = np.zeros(0, np.int8)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)

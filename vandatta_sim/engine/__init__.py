@@ -41,7 +41,12 @@ Kernel conventions: the entry points end in ``_nb``; kernels see only arrays and
 all state travels in four arrays: ``C`` (int64, constant for a run: the rules at ``R_*``, the
 scale, seat policies and forget thresholds, a scripted deck), ``G`` (int64, the game: per-deal
 scalars at ``S_*``, talon, discard pile, per-seat arrays), ``H`` (uint64: the hand masks and the
-random state) and ``tr`` (the event trace, or zero rows). Inside the kernel C, G and H are
+random state) and ``tr``. The type of ``tr`` picks one of two compiled kinds of every game
+kernel: a 2-D int32 array (the event trace, or zero rows: record nothing) gives the kernel with
+the trace, the public bookkeeping and the search player, which traced games, search seats and
+the table use; a 1-D int8 dummy gives the kernel with none of the three, which heuristic batch
+runs and the search's own playouts use (measured: the bookkeeping, the per-event record test and
+the search hook cost a heuristic batch half its speed). Inside the kernel C, G and H are
 :class:`UncheckedArray` views (no wraparound on indexing, no reference counting), and the turn's
 helpers are ``inline="always"``, each written so that it is inlined in few places (compile time
 grows with every inlined copy); rarely used paths (duties, an ace's draws, the start card, the

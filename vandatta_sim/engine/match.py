@@ -171,8 +171,10 @@ def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out,
     Game g uses only its own random stream (seed_key, first_game + g), so the results are the
     same for any number of threads. ``tr`` (int32 rows of kind, seat, a, b) records game 0's
     events when it has rows (use it with a single game; their number is in
-    ``out[:, O_EVENTS]``); with zero rows nothing is recorded. Both uses share this one
-    compiled kernel.
+    ``out[:, O_EVENTS]``); with zero rows nothing is recorded: traces and search seats share
+    that compiled kernel. A 1-D int8 ``tr`` compiles the kernel for heuristic players only (no
+    trace, bookkeeping or search code; a search seat then plays its rollout policy): the
+    games are the same, faster.
     """
     n_games = out.shape[0]
     n_seats = constants[R_PLAYERS]

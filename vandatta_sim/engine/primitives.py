@@ -164,10 +164,10 @@ def _emit(G, tr, kind, seat, a, b):
 
 @overload(_emit, inline="always")
 def _emit_nb(G, tr, kind, seat, a, b):
-    """Records only when ``tr`` has rows: every batch run passes a trace of zero rows, so that
-    ``simulate`` and ``play`` share one compiled kernel (a second, tracing kernel compiled for
-    minutes on the first ``play``); the test of the row count is the same at every event, and
-    predicted right. A search player's playouts pass a 1-D dummy: no trace code at all."""
+    """Records only when ``tr`` has rows: a batch run with a search seat passes a trace of zero
+    rows, so that it and ``play`` share one compiled kernel; the test of the row count is the
+    same at every event, and predicted right. Heuristic batch runs and a search player's
+    playouts pass a 1-D dummy: no trace code at all."""
     if tr.ndim != 2:
         return lambda G, tr, kind, seat, a, b: None
 
