@@ -4,8 +4,8 @@
 
 ``--player`` names the strongest practical player who plays the scale, the one the top screen
 is made with (default ``expert``; ``{scale}`` and ``{players}`` in the name become each
-table's scale and size, e.g. ``tuned:{scale}-{players}``). Where it is not ``expert``, ``expert`` is measured beside it on the same
-deals for continuity; the slow ``search`` player is checked on the same deals as it in every
+table's scale and size, e.g. ``tuned:standard-{scale}-{players}``, the shipped tuned players).
+Where it is not ``expert``, ``expert`` is measured beside it on the same deals for continuity; the slow ``search`` player is checked on the same deals as it in every
 headline cell. The house-rules section is ``eight_house_rules.py``.
 """
 
