@@ -368,14 +368,19 @@ def test_a_web_server_at_the_scheduler_address_is_one_line(tmp_path, monkeypatch
 
     threading.Thread(target=answer, daemon=True).start()
     try:
-        code, out, err = _run_here(
-            (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{port}"),
-            tmp_path, monkeypatch, timed=False)
+        code, lines = _sweep_with_scheduler(port, tmp_path, monkeypatch)
     finally:
         server.close()
-    lines = [line for line in (out + err).splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and lines[0].startswith("Error: cannot connect"), lines
     assert list(tmp_path.iterdir()) == []
+
+
+def _sweep_with_scheduler(port, tmp_path, monkeypatch):
+    """A small sweep sent to a scheduler at ``port``: its exit code and non-empty output lines."""
+    code, out, err = _run_here(
+        (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{port}"),
+        tmp_path, monkeypatch, timed=False)
+    return code, [line for line in (out + err).splitlines() if line.strip()]
 
 
 def test_a_plain_http_server_at_the_scheduler_address_fails_within_10_s(tmp_path, monkeypatch):
@@ -390,14 +395,11 @@ def test_a_plain_http_server_at_the_scheduler_address_fails_within_10_s(tmp_path
     threading.Thread(target=server.serve_forever, daemon=True).start()
     start = time.monotonic()
     try:
-        code, out, err = _run_here(
-            (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{server.server_port}"),
-            tmp_path, monkeypatch, timed=False)
+        code, lines = _sweep_with_scheduler(server.server_port, tmp_path, monkeypatch)
     finally:
         server.shutdown()
         server.server_close()
     assert time.monotonic() - start < 10
-    lines = [line for line in (out + err).splitlines() if line.strip()]
     assert code == 2 and len(lines) == 1 and "not a Dask scheduler" in lines[0], lines
     assert list(tmp_path.iterdir()) == []
 
