@@ -11,7 +11,8 @@ import numpy as np
 from numba.extending import overload
 
 from ..cards import N_DECK_TYPES, N_SUITS
-from .layout import CLUBS, G_SEATS, HI, H_AHEAD, H_RNG, ONE, RANK_ZERO, SUIT_BITS, SUIT_OF, S_NEV
+from .layout import (
+    CLUBS, G_SEATS, HI, H_AHEAD, H_RNG, H_SIZE, ONE, RANK_ZERO, SUIT_BITS, SUIT_OF, S_NEV)
 from ._numba import _popcount, _wymum, inline, njit
 
 # ================================================================================================
@@ -146,6 +147,21 @@ def _hand_remove(H, p, card):
         H[HI + p] &= ~b
     else:
         H[p] &= ~b
+
+
+@inline
+def _copy_into(dst, src, size):
+    """dst[:size] = src[:size], element by element (the unchecked views too)."""
+    for j in range(size):
+        dst[j] = src[j]
+
+
+@inline
+def _copy_state(G_to, H_to, G, H, g_size):
+    """A copy of a game: G's first ``g_size`` fields (G_PLAY_SIZE: what a playout plays on;
+    G_SIZE: the public books too) and all of H."""
+    _copy_into(G_to, G, g_size)
+    _copy_into(H_to, H, H_SIZE)
 
 
 @inline

@@ -24,7 +24,7 @@ from .layout import (
     S_DEAL_NO, S_DIR, S_FORCE_SUIT, S_NO_STACK, TALON_SIZE, ZERO)
 from ._numba import _keep_alive, _low_bit, _unchecked, njit
 from .primitives import (
-    GOLDEN, _bit, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
+    GOLDEN, _bit, _copy_into, _copy_state, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
     _step)
 from .policies import NOT_COUNTED, NO_FORCE, _choose, _choose_suit, _min_opponent_for
 from .game import (
@@ -124,8 +124,7 @@ def _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
     public facts, as the policy does."""
     rollout = (C[C_POL + _seat(G, p)] >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
     Hc = np.empty(H_SIZE, np.uint64)
-    for j in range(H_SIZE):
-        Hc[j] = H[j]
+    _copy_into(Hc, H, H_SIZE)
     _seed_rng(Hc, _next_u64(S))
     count = _hand_count(H, p)
     nxt = _step(p, G[S_DIR], n)
@@ -185,8 +184,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
     flat = pol & OPT_SEARCH_FLAT
     Cr_memory = np.empty(C_SIZE, np.int64)
-    for j in range(C_SIZE):
-        Cr_memory[j] = C[j]
+    _copy_into(Cr_memory, C, C_SIZE)
     for q in range(MAX_SEATS):
         Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
     for t in range(N_TYPES):  # the playouts are scored, and matches played, at the valuation
@@ -215,10 +213,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
         Hc = np.empty(H_SIZE, np.uint64)
         Gs = np.empty(G_SIZE, np.int64)
         Hs = np.empty(H_SIZE, np.uint64)
-        for j in range(G_SIZE):
-            Gs[j] = G[j]
-        for j in range(H_SIZE):
-            Hs[j] = H[j]
+        _copy_state(Gs, Hs, G, H, G_SIZE)
     else:
         Gc = Gs = Gw
         Hc = Hs = Hw
@@ -233,10 +228,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
             o = base if i == 0 else (i - 1 if i <= base else i)  # the baseline first
             if not alive[o]:
                 continue
-            for j in range(G_PLAY_SIZE):
-                G2[j] = Gw[j]
-            for j in range(H_SIZE):
-                H2[j] = Hw[j]
+            _copy_state(G2, H2, Gw, Hw, G_PLAY_SIZE)
             _seed_rng(H2, playout_seed)
             G2[S_FORCE_SUIT] = suits[o]
             G2[S_NO_STACK] = no_stack[o]

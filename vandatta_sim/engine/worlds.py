@@ -31,7 +31,7 @@ from .layout import (
     S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, TURN_CAP, ZERO)
 from ._numba import _keep_alive, _low_bit, _popcount, _unchecked, inline, njit
 from .primitives import (
-    U11, _bit, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _note_choice, _note_draw,
+    U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _note_choice, _note_draw,
     _note_failure, _note_named, _note_new_hand, _note_play, _note_reshuffle, _rand_below, _seat,
     _seed_rng, _step, _suit, _suit_count, _suit_mask, game_seed_nb)
 from .policies import NO_FORCE, _choose, _choose_suit, _min_opponent
@@ -42,6 +42,14 @@ from .match import _seat_order
 # --- the public bookkeeping ------------------------------------------------------------------
 def _real_game(tr):
     return isinstance(tr, types.Array) and tr.ndim == 2
+
+
+@inline
+def _forget_choices(G, p):
+    """p's kept choices and the suit it last named tell nothing more about its hand (it drew a
+    card nobody saw, or a new deal began)."""
+    G[G_CHOICES_N + p] = 0
+    G[G_NAMED + p] = -1
 
 
 @overload(_note_play, inline="always")
@@ -109,8 +117,7 @@ def _note_new_hand_nb(G, tr, q):
         G[G_STRONG_N + q] = 0
         G[G_WIDE + q] = 0
         G[G_WIDE_N + q] = 0
-        G[G_CHOICES_N + q] = 0
-        G[G_NAMED + q] = -1
+        _forget_choices(G, q)
     return note
 
 
@@ -120,8 +127,7 @@ def _note_draw_nb(G, tr, p):
         return lambda G, tr, p: None
 
     def note(G, tr, p):
-        G[G_CHOICES_N + p] = 0
-        G[G_NAMED + p] = -1
+        _forget_choices(G, p)
     return note
 
 
@@ -189,10 +195,7 @@ def _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs):
     within the ``beliefs`` (BELIEFS_*): public, the bookkeeping's tiers and known talon; lacks,
     only the suits a player has shown it lacks, avoided where the cards allow (the rule before
     the bookkeeping, kept to measure it); oracle, the true hands (a cheat, for diagnostics)."""
-    for j in range(G_PLAY_SIZE):
-        Gw[j] = G[j]
-    for j in range(H_SIZE):
-        Hw[j] = H[j]
+    _copy_state(Gw, Hw, G, H, G_PLAY_SIZE)
     Gw[S_SCRIPTED] = 0
     if beliefs == BELIEFS_ORACLE:
         return
@@ -342,10 +345,7 @@ def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs):
         w = _world_weight(C, G, Hc, p, n, Gs, Hs)
         total += w
         if r == 0 or (_next_u64(S) >> U11) * (1.0 / 9007199254740992.0) * total < w:
-            for j in range(G_PLAY_SIZE):
-                Gw[j] = Gc[j]
-            for j in range(H_SIZE):
-                Hw[j] = Hc[j]
+            _copy_state(Gw, Hw, Gc, Hc, G_PLAY_SIZE)
 
 
 # --- diagnostics: how right the worlds' beliefs are about the true hands ------------------------
@@ -407,10 +407,7 @@ def _weight_audit(C, G, H, p, n, counts, S):
     Gw = np.empty(G_SIZE, np.int64)
     Hw = np.empty(H_SIZE, np.uint64)
     pool = np.empty(TALON_SIZE, np.int64)
-    for j in range(G_SIZE):
-        Gs[j] = G[j]
-    for j in range(H_SIZE):
-        Hs[j] = H[j]
+    _copy_state(Gs, Hs, G, H, G_SIZE)
     _seed_rng(Hs, _next_u64(S))
     true_weight = _world_weight(C, G, H, p, n, Gs, Hs)
     below = 0
