@@ -370,7 +370,7 @@ def main() -> None:
         "winner's 0 included), under each variant's own scale; *förhand advantage*: P(förhand "
         "wins) minus P(the deal is won) / players; *deals/match*: elimination at 100 under the "
         "variant's scale and elimination rule; *skill*: the focal seat's chance to win when it "
-        f"plays `{SKILLED}` (the strongest fast player) minus when it plays `{UNSKILLED}`, the "
+        f"plays `{SKILLED}` (the reference fast player) minus when it plays `{UNSKILLED}`, the "
         f"three others `{UNSKILLED}`, same deals (focal seat rotating, one seed per seat); the "
         f"section *Skill with stronger play* repeats it with `{STRONGEST}` (the strongest "
         "practical player, about a thousand times slower) on fewer deals.\n\n"

@@ -135,7 +135,9 @@ def log_grid(upper: int, points: int = 200) -> np.ndarray:
 
 #: The players from weakest to strongest (one list, in one place). "Skill" in the reports is the
 #: strongest player's edge over the weakest in the same seat on the same deals; a stronger
-#: player, once it exists, goes at the end and every skill measure follows.
+#: player, once it exists, goes at the end and every skill measure follows. The tuned players
+#: (``tuned:NAME``) beat ``expert`` by at most about 1 pp, but each is fitted to one rule set and
+#: table size, and a skill measure compares variants with one player across all of them.
 SKILL_LADDER = ("random", "greedy", "expert")
 SKILLED, UNSKILLED = SKILL_LADDER[-1], SKILL_LADDER[0]
 #: The strongest player the package has (reports/players.md): about a thousand times slower
