@@ -436,8 +436,8 @@ def main() -> None:
         "seeds and game indices, so the same deals and random numbers.\n\n"
         f"**Skill** is measured with `{SKILLED}`, the reference fast player, against "
         f"`{UNSKILLED}` (the tuned players of [players.md](players.md) beat `{SKILLED}` by at "
-        f"most about 1 pp). The search player `{STRONGEST}` is stronger by a few pp at most (see "
-        "[players.md](players.md)) and about a thousand times slower, so claims 2 and 10 "
+        f"most about 1 pp). The search player `{STRONGEST}` is stronger by a few pp at most "
+        "(same report) and about a thousand times slower, so claims 2 and 10 "
         f"repeat their skill comparison with `{STRONGEST}` on fewer deals, as a check that "
         "the finding survives stronger play.\n\n")
     text += format_table(["#", "claim", "source", "verdict", "parts"],
