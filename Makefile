@@ -16,14 +16,16 @@ help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
 
 # The install ends by compiling the engine's kernels into the cache: the batch kernel of the
-# heuristic players (simulate, sweeps) and the one with the search player, which play (a traced
-# game) shares, so none of them compiles later.
+# heuristic players (simulate, sweeps) with standard's rules as constants and its general twin
+# (any other rules), and the one with the search player, which play (a traced game) shares, so
+# none of them compiles later.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dask]"
 	@echo "compiling the engine's kernels into $(NUMBA_CACHE_DIR) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
+	$(CLI) simulate --games 10 --match single --preset kids > /dev/null
 	$(CLI) simulate --games 2 --match single --policy 0=search > /dev/null
 	@echo "compiling the table's engine calls for play --human (minutes, once)"
 	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"

@@ -11,6 +11,8 @@ Wilson 95% interval, its paired difference from the first spec with a 95% interv
 seconds it took on this machine, then a verdict.
 """
 
+from __future__ import annotations
+
 import sys
 import time
 
@@ -21,14 +23,16 @@ from vandatta_sim.simulate import simulate
 from vandatta_sim.stats import paired_difference, proportion
 
 
-def focal_wins(rules, spec: str, opponent: str, deals: int, seed: int) -> np.ndarray:
+def focal_wins(rules, spec: str, opponent: str, deals: int, seed: int,
+               threads: int | None = None) -> np.ndarray:
     """1/0 per deal: the focal seat won, seat by seat (seat s on seed ``seed + s``)."""
     players = rules.players
     out = []
     for seat in range(players):
         policies = [opponent] * players
         policies[seat] = spec
-        df = simulate(rules, deals // players, seed=seed + seat, policies=policies)
+        df = simulate(rules, deals // players, seed=seed + seat, policies=policies,
+                      threads=threads)
         out.append((df["winner"] == seat).to_numpy(float))
     return np.concatenate(out)
 

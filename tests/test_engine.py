@@ -75,8 +75,32 @@ def test_the_batch_kernel_has_two_kinds_and_both_play_the_same_games():
     searched = simulate(rules.replace(match="single"), 2, seed=4, policies="0=search")
     assert len(searched) == 2
     pd.testing.assert_frame_equal(simulate(rules, 30, seed=4), before)
-    kinds = {(sig[5].ndim, sig[5].dtype.name) for sig in engine.run_batch_nb.signatures}
+    kinds = {(sig[6].ndim, sig[6].dtype.name) for sig in engine.run_batch_nb.signatures}
     assert kinds == {(1, "int8"), (2, "int32")}
+
+
+def test_frozen_rules_play_the_same_games_as_the_general_kernel(monkeypatch):
+    """A heuristic run under standard's rules compiles them into its kernel as constants
+    (simulate.FROZEN_PRESETS); the games are those of the general kernel, at every table size
+    the freezing covers and with a scale and a match format of its own. Other rules, a search
+    seat and a trace stay on the general kernel."""
+    from vandatta_sim import engine
+    from vandatta_sim import simulate as sim
+
+    cases = [(PRESETS["standard"].replace(players=players, match="single"), policy)
+             for players, policy in ((2, "random"), (4, "expert"), (5, "greedy"))]
+    cases.append((PRESETS["standard"].replace(players=3, match="elimination:50",
+                                              scale="hundred"), "expert"))
+    frozen = [simulate(rules, 200, seed=3, policies=policy) for rules, policy in cases]
+    used = {sig[1].pairs for sig in engine.run_batch_nb.signatures if sig[6].ndim == 1}
+    standard = sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=True).pairs
+    assert standard in used
+    assert sim.frozen_rules(sim.kernel_rules(PRESETS["kids"]), lean=True).pairs == ()
+    assert sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=False).pairs == ()
+    monkeypatch.setattr(sim, "FROZEN_PRESETS", ())
+    assert sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=True).pairs == ()
+    for (rules, policy), games in zip(cases, frozen):
+        pd.testing.assert_frame_equal(simulate(rules, 200, seed=3, policies=policy), games)
 
 
 def test_first_player_advantage_is_visible_with_two_players():
@@ -180,11 +204,13 @@ def test_referee_rejects_a_tampered_engine_trace():
 
 def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
     """The kernel's own building blocks: an UncheckedArray view shares its array's memory
-    (writes reach the array, reads see it), and _nth_bit (pdep or the loop, by CPU) finds the
+    (writes reach the array, reads see it), a frozen view reads its frozen rules as
+    constants, and _nth_bit (pdep or the loop, by CPU) finds the
     n-th set bit of a mask, as the random policy needs."""
     import numba
 
     from vandatta_sim.engine import _numba as E
+    from vandatta_sim.engine.layout import R_ACE_DRAW, R_SIZE, R_STACKING
 
     @numba.njit
     def fill(a):
@@ -201,6 +227,20 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
     @numba.njit
     def nth(m, n):
         return E._nth_bit(np.uint64(m), n)
+
+    # a frozen view reads a rule at a constant offset as the frozen number (the array's own
+    # entry is not read: here it differs on purpose), and any other entry from memory
+    @numba.njit
+    def rules_read(a, frozen, k):
+        C = E._unchecked_rules(a, frozen)
+        return C[R_STACKING], C[R_ACE_DRAW], C[k]
+
+    a = np.arange(R_SIZE + 3, dtype=np.int64)
+    general = rules_read(a, E.FrozenRules(), R_STACKING)
+    assert general == (R_STACKING, R_ACE_DRAW, R_STACKING)
+    if not E.PLAIN_KERNEL:  # the plain kernel freezes nothing
+        assert rules_read(a, E.FrozenRules([(R_STACKING, -7)]), R_STACKING) == (
+            -7, R_ACE_DRAW, R_STACKING)
 
     rng = np.random.default_rng(0)
     for _ in range(200):

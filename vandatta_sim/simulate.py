@@ -7,6 +7,7 @@ split into chunks, or played on any number of threads, gives the same table, and
 
 from __future__ import annotations
 
+import functools
 import operator
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -19,7 +20,7 @@ import numpy as np
 from . import engine as E
 from . import tuned
 from .cards import RANK_NAMES, card_name, parse_card
-from .rules import Rules, RulesError
+from .rules import PRESETS, Rules, RulesError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -366,6 +367,32 @@ def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = (),
     return C
 
 
+# The rules a heuristic batch run compiles into its kernel as constants (engine.FrozenRules):
+# those of these presets, at any table size and match format (scales are not rules: any scale
+# shares them). Measured on standard, 4 players (scripts/bench_ab.py): 1.2x `random` and 1.1x
+# `expert` over the general kernel, the same games. Each entry is one more compiled kernel
+# (about 80 s on 2 cores and a few MB of cache, once), so the list is short: standard is the
+# table that commands, reports and benchmarks run unless told otherwise; other rules run the
+# general kernel.
+FROZEN_PRESETS = ("standard",)
+# read once a game or deal, so freezing them buys nothing and would split the tables' kernels
+NOT_FROZEN = (E.R_PLAYERS, E.R_MATCH_KIND, E.R_MATCH_PARAM, E.R_ELIM_PASS)
+
+
+@functools.cache
+def _preset_rules(name: str) -> tuple[int, ...]:
+    return tuple(int(v) for v in kernel_rules(PRESETS[name]))
+
+
+def frozen_rules(C: np.ndarray, lean: bool) -> E.FrozenRules:
+    """The rules of C to compile into a heuristic (``lean``) run's kernel: all of them but
+    NOT_FROZEN where they are a preset of FROZEN_PRESETS', none otherwise (and never in the
+    plain kernel or the kernel with the trace and the search player, which stay general)."""
+    pairs = tuple((i, int(C[i])) for i in range(E.R_SIZE) if i not in NOT_FROZEN)
+    frozen = {tuple((i, _preset_rules(name)[i]) for i, _ in pairs) for name in FROZEN_PRESETS}
+    return E.FrozenRules(pairs if lean and not E.PLAIN_KERNEL and pairs in frozen else ())
+
+
 def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=(),
          valuation=None):
     C = kernel_constants(rules, seats, deck, valuation)
@@ -381,6 +408,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         # heuristic players only, nothing recorded: the kernel compiled for this 1-D dummy
         # has no trace, public bookkeeping or search code at all (the playouts' own kind)
         trace = np.zeros(0, np.int8)
+    frozen = frozen_rules(C, lean=trace.ndim == 1)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)
@@ -393,7 +421,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         # lengths vary, and so does a shared machine's speed (measured on 2 cores: 1.82x
         # instead of 1.68x over one thread). Results never depend on the schedule.
         with numba.parallel_chunksize(4):
-            E.run_batch_nb(C, seed_key(seed), first_game, swap_rank,
+            E.run_batch_nb(C, frozen, seed_key(seed), first_game, swap_rank,
                            -1 if swap_seat is None else swap_seat, trace, out, points, eights,
                            aces)
     finally:

@@ -46,7 +46,10 @@ kernel: a 2-D int32 array (the event trace, or zero rows: record nothing) gives 
 the trace, the public bookkeeping and the search player, which traced games, search seats and
 the table use; a 1-D int8 dummy gives the kernel with none of the three, which heuristic batch
 runs and the search's own playouts use (measured: the bookkeeping, the per-event record test and
-the search hook cost a heuristic batch half its speed). Inside the kernel C, G and H are
+the search hook cost a heuristic batch half its speed). The lean kind is compiled once more
+for each ``FrozenRules`` that ``simulate`` passes beside C: standard's rules as constants, so
+that every branch on a rule that is off folds away (``simulate.FROZEN_PRESETS`` says which rules
+and what it measured); any other rules run the general one. Inside the kernel C, G and H are
 :class:`UncheckedArray` views (no wraparound on indexing, no reference counting), and the turn's
 helpers are ``inline="always"``, each written so that it is inlined in few places (compile time
 grows with every inlined copy); rarely used paths (duties, an ace's draws, the start card, the
@@ -61,7 +64,8 @@ What each of these measures was worth is in the commit history
 # hooks are what the turn loop calls; numba looks them
 # up when it first compiles ``run_batch_nb``, by which time this file has run to the end.
 from . import _numba, game, layout, match, policies, primitives, search, worlds  # noqa: F401
-from ._numba import ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, UncheckedArray, inline, njit
+from ._numba import (
+    ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, FrozenRules, RulesArray, UncheckedArray, inline, njit)
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)
 from .game import policy_choice_nb
 from .match import MATCH_GOES_ON, run_batch_nb

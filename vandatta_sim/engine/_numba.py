@@ -24,7 +24,7 @@ from numba.core.caching import (
     CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator)
 from numba.core.imputils import impl_ret_borrowed, lower_builtin
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic, models, register_model
+from numba.extending import NativeValue, intrinsic, models, register_model, typeof_impl, unbox
 
 from .layout import ONE
 
@@ -190,6 +190,89 @@ def _unchecked_setitem(context, builder, signature, args):
 
 
 # ================================================================================================
+# frozen rules: a kernel compiled with the rules as constants
+# ================================================================================================
+class FrozenRules:
+    """Entries of the constant vector C, ``(index, value)`` pairs, that a kernel is compiled
+    with as constants: it reads them as numbers in its code, not from memory, so every branch on
+    a rule the pairs fix folds away at compile time (a rule that is off costs nothing). Passed
+    to ``run_batch_nb`` beside C, whose entries it must equal (``simulate`` takes them from C).
+    Its numba type carries the pairs, so each distinct value compiles (and caches) a kernel of
+    its own; ``FrozenRules()`` (no pairs) is the general kernel, which reads every rule."""
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, pairs=()):
+        self.pairs = tuple(sorted((int(i), int(v)) for i, v in pairs))
+
+    def __repr__(self):
+        return f"FrozenRules({self.pairs})"
+
+
+class FrozenRulesType(types.Dummy):
+    """The numba type of a :class:`FrozenRules`: its pairs are part of the type (no data)."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+        super().__init__(name=f"frozen_rules{pairs}")
+
+
+@typeof_impl.register(FrozenRules)
+def _typeof_frozen_rules(value, context):
+    return FrozenRulesType(value.pairs)
+
+
+register_model(FrozenRulesType)(models.OpaqueModel)
+
+
+@unbox(FrozenRulesType)
+def _unbox_frozen_rules(typ, obj, c):
+    return NativeValue(c.context.get_dummy_value())  # nothing to read: the type is the value
+
+
+class RulesArray(UncheckedArray):
+    """An :class:`UncheckedArray` view of C whose reads at a constant index that the frozen
+    pairs name are those constants (``C[R_STACKING]`` compiles to 0 under rules without
+    stacking); every other read is the view's."""
+
+    def __init__(self, dtype, pairs):
+        self.pairs = pairs
+        types.Array.__init__(self, dtype, 1, "C", name=f"unchecked({dtype}, frozen{pairs})")
+
+    @property
+    def key(self):
+        return "unchecked", self.dtype, self.pairs
+
+
+register_model(RulesArray)(_BorrowedArrayModel)
+
+
+@intrinsic
+def _unchecked_rules(typingctx, ary, frozen):
+    """View a 1-D C-contiguous array as a :class:`RulesArray` with ``frozen``'s pairs."""
+    if not (isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"
+            and isinstance(frozen, FrozenRulesType)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return RulesArray(ary.dtype, frozen.pairs)(ary, frozen), codegen
+
+
+@lower_builtin(operator.getitem, RulesArray, types.Integer)
+def _rules_getitem(context, builder, signature, args):
+    aryty, idxty = signature.args
+    index = args[1]  # a rule's offset (a module constant) is an llvm constant here
+    if isinstance(index, ir.Constant):
+        for i, value in aryty.pairs:
+            if i == index.constant:
+                return context.get_constant(aryty.dtype, value)
+    ptr = _item_pointer(context, builder, aryty, args[0], idxty, index)
+    return context.unpack_value(builder, aryty.dtype, ptr)
+
+
+# ================================================================================================
 # llvm intrinsics: bit counts, the n-th set bit, the 128-bit multiply
 # ================================================================================================
 @intrinsic
@@ -271,6 +354,10 @@ if PLAIN_KERNEL:
     @inline
     def _keep_alive(a, b):  # noqa: F811
         return None
+
+    @inline
+    def _unchecked_rules(ary, frozen):  # noqa: F811 (simulate passes no pairs to this kernel)
+        return ary
 
     @inline
     def _popcount(x):  # noqa: F811

@@ -299,7 +299,7 @@ def _move(C, G, H, tr, pol, p, n, forced):
         card = forced
     else:
         nxt = _step(p, G[S_DIR], n)
-        min_opp = _min_opponent_for(H, pol, p, n)
+        min_opp = _min_opponent_for(H, pol, p, n, m)
         card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                        min_opp)
     if card >= 0:
@@ -334,7 +334,7 @@ def policy_choice_nb(constants, G_memory, H_memory, p, n):
     m = _legal(C, G, H[p], count, _on_top(C, G))
     nxt = _step(p, G[S_DIR], n)
     card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
-                   _min_opponent_for(H, pol, p, n))
+                   _min_opponent_for(H, pol, p, n, m))
     _keep_alive(constants, G_memory)
     _keep_alive(H_memory, H_memory)
     return card

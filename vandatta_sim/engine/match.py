@@ -12,7 +12,7 @@ from .layout import (
     O_DEALS, O_DRAWS, O_EVENTS, O_FIRST_WINNER, O_PLAYS, O_RESHUFFLES, O_SIZE, O_SWAPPED,
     O_TURNS, O_WINNER, R_ELIM_PASS, R_MATCH_KIND, R_MATCH_PARAM, R_PLAYERS, S_DRAWS, S_NEV,
     S_PLAYS, S_RESHUFFLES, S_SWAPPED, S_TURNS)
-from ._numba import _keep_alive, _unchecked, inline, njit
+from ._numba import _keep_alive, _unchecked, _unchecked_rules, inline, njit
 from .primitives import _emit, _seat, _seed_rng, game_seed_nb
 from .game import _play_deal
 
@@ -164,8 +164,8 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
 # the batch runner
 # ================================================================================================
 @njit(parallel=True)
-def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out, points, eights,
-                 aces):
+def run_batch_nb(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out, points,
+                 eights, aces):
     """Play games first_game … first_game + len(out) - 1 into the output arrays.
 
     Game g uses only its own random stream (seed_key, first_game + g), so the results are the
@@ -174,13 +174,15 @@ def run_batch_nb(constants, seed_key, first_game, swap_rank, swap_seat, tr, out,
     ``out[:, O_EVENTS]``); with zero rows nothing is recorded: traces and search seats share
     that compiled kernel. A 1-D int8 ``tr`` compiles the kernel for heuristic players only (no
     trace, bookkeeping or search code; a search seat then plays its rollout policy): the
-    games are the same, faster.
+    games are the same, faster. ``frozen`` (a ``FrozenRules``: entries of ``constants``, or
+    none) compiles those entries into the kernel as constants: the same games, faster again.
     """
     n_games = out.shape[0]
     n_seats = constants[R_PLAYERS]
     n_blocks = (n_games + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
-        C = _unchecked(constants)  # made in the parallel body: the parfor passes only plain arrays
+        # made in the parallel body: the parfor passes only plain arrays (and frozen, no data)
+        C = _unchecked_rules(constants, frozen)
         G_memory = np.zeros(G_SIZE, np.int64)
         H_memory = np.zeros(H_SIZE, np.uint64)
         G = _unchecked(G_memory)

@@ -134,8 +134,10 @@ def _eight_threatened(C, G, p, m, min_opponent):
     ``m``) to be dumped: it holds at most k cards, k = the eight's cost in ordinary cards
     // eight_threat_ratio. The costlier the eight, the sooner a short opponent hand makes
     holding it a bad bet."""
+    if min_opponent == NOT_COUNTED or not (m & EIGHTS):
+        return False
     ratio = _weight(C, G, p, W_EIGHT_THREAT_RATIO)
-    if ratio <= 0 or min_opponent == NOT_COUNTED or not (m & EIGHTS):
+    if ratio <= 0:
         return False
     cost = 100 * C[C_VALUE + _low_bit(m & EIGHTS)]  # hundredths, as C_ORDINARY_VALUE
     return min_opponent * ratio * max(C[C_ORDINARY_VALUE], 1) <= cost
@@ -211,15 +213,17 @@ def _choose(C, G, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
         k = _popcount(m)
         j = _rand_below(H, k + 1 if may_pass else k)
         return -1 if j == k else _nth_bit(m, j)
+    if not may_pass and (m & (m - ONE)) == ZERO:
+        return _low_bit(m)  # one legal card and no draw instead: every other policy plays it
     if (m & EIGHTS) and (kind == POL_EIGHT_DUMPER or (kind == POL_EXPERT and (
             (pol & OPT_EIGHTS_DUMP) or count <= _eights_at(pol)))):
         return _pick_tied(H, m & EIGHTS)
     if kind == POL_EXPERT:
         threatened = _eight_threatened(C, G, p, m, min_opponent)
         c = _expert_pick(C, G, H, m, p, count, next_lacks, min_opponent, threatened)
-        crowded = 2 * _suit_count(H, p, ORDINARY) < count  # specials are half the hand or more
         if (may_pass and (_bit(c) & EIGHTS) and count > _weight(C, G, p, W_PASS_AT)
-                and not crowded and not threatened):
+                and not threatened
+                and 2 * _suit_count(H, p, ORDINARY) >= count):  # specials do not crowd the hand
             return -1  # keep the eight for the end: draw instead, unless specials crowd the hand
         return c
     return _greedy_pick(C, H, m, p, count)
@@ -265,7 +269,10 @@ def _min_opponent(H, p, n):
 
 
 @inline
-def _min_opponent_for(H, pol, p, n):
-    """min_opponent for p's own move: counted only for the policy that reads it (a loop over
-    the seats that the others need not pay for)."""
-    return _min_opponent(H, p, n) if (pol & POL_KIND) == POL_EXPERT else NOT_COUNTED
+def _min_opponent_for(H, pol, p, n, m):
+    """min_opponent for p's own move from legal mask ``m``: counted only for the policy that
+    reads it, and only where it has an ace or an eight to play, the only cards whose value it
+    changes (a loop over the seats that the other moves need not pay for)."""
+    if (pol & POL_KIND) == POL_EXPERT and (m & (ACES | EIGHTS)):
+        return _min_opponent(H, p, n)
+    return NOT_COUNTED

@@ -133,7 +133,7 @@ def _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S):
         min_opp = NOT_COUNTED
     else:
         m = _legal(C, G, H[p], count, _on_top(C, G))
-        min_opp = _min_opponent_for(H, rollout, p, n)
+        min_opp = _min_opponent_for(H, rollout, p, n, m)
     card = _choose(C, G, Hc, rollout, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                    min_opp)
     suit = -1
