@@ -369,11 +369,11 @@ def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = (),
 
 # The rules a heuristic batch run compiles into its kernel as constants (engine.FrozenRules):
 # those of these presets, at any table size and match format (scales are not rules: any scale
-# shares them). Measured on standard, 4 players (scripts/bench_ab.py): 1.2x `random` and 1.1x
-# `expert` over the general kernel, the same games. Each entry is one more compiled kernel
-# (about 80 s on 2 cores and a few MB of cache, once), so the list is short: standard is the
-# table that commands, reports and benchmarks run unless told otherwise; other rules run the
-# general kernel.
+# shares them). Measured on standard, 4 players (scripts/bench_ab.py against the engine before,
+# with the cheaper expert decisions of the same change): 1.10x `random` and `expert`, the same
+# games. Each entry is one more compiled kernel (about 130 CPU-s to compile and 0.25 MB of
+# cache, once), so the list is short: standard is the table that commands, reports and
+# benchmarks run unless told otherwise; other rules run the general kernel.
 FROZEN_PRESETS = ("standard",)
 # read once a game or deal, so freezing them buys nothing and would split the tables' kernels
 NOT_FROZEN = (E.R_PLAYERS, E.R_MATCH_KIND, E.R_MATCH_PARAM, E.R_ELIM_PASS)
