@@ -25,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test,dask]"
 	@echo "compiling the engine's kernels into $(NUMBA_CACHE_DIR) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
-	$(CLI) simulate --games 10 --match single --preset kids > /dev/null
+	$(CLI) simulate --games 10 --match single --preset seed000 > /dev/null
 	$(CLI) simulate --games 2 --match single --policy 0=search > /dev/null
 	@echo "compiling the table's engine calls for play --human (minutes, once)"
 	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"
