@@ -250,6 +250,52 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
         assert nth(mask, n) == bits[n]
 
 
+def test_views_are_pointers_that_llvm_knows_apart():
+    """A view is compiled as its data pointer alone (a call passes one argument per view, not an
+    array's seven fields), works across a call that is not inlined, and tells LLVM that the
+    game's int64 vectors and the uint64 hands never overlap: a field stored before a store to a
+    hand is not loaded again after it. Fails if a numba or llvmlite release stops honouring the
+    model or the scoped no-alias metadata (the kernels would still play the same games)."""
+    import numba
+    from llvmlite import ir
+    from numba import types
+
+    from vandatta_sim.engine import _numba as E
+
+    model = numba.core.datamodel.default_manager.lookup(E.UncheckedArray(types.int64))
+    assert isinstance(model.get_value_type(), ir.PointerType)
+
+    @numba.njit
+    def bump(G, H, k):  # not inlined: the views are passed as arguments
+        G[k] += 1
+        H[k] = H[k] + np.uint64(G[k])
+
+    @numba.njit
+    def forwarded(g, h):
+        G = E._unchecked(g)
+        H = E._unchecked(h)
+        bump(G, H, 1)
+        G[0] = 7
+        H[0] = np.uint64(5)
+        value = G[0]  # known to be 7: the store to H cannot have changed it
+        E._keep_alive(g, h)
+        return value
+
+    g = np.array([0, 10], np.int64)
+    h = np.array([0, 100], np.uint64)
+    assert forwarded(g, h) == 7
+    np.testing.assert_array_equal(g, [7, 11])
+    np.testing.assert_array_equal(h, [5, 111])
+    if not E.PLAIN_KERNEL:  # the plain twin's views are the arrays themselves
+        llvm = forwarded.inspect_llvm(forwarded.signatures[0])
+        body = next(part for part in llvm.split("\ndefine")[1:]  # the function, not its wrappers
+                    if "9forwarded" in part.splitlines()[0]
+                    and not any(w in part.splitlines()[0] for w in ("cpython", "cfunc")))
+        body = body[:body.index("\n}")]
+        assert "!alias.scope" in body and "!noalias" in body
+        assert "store i64 7, ptr %retptr" in body  # G[0] forwarded, not loaded again
+
+
 # --- lowering: Rules -> the kernels' rule vector ------------------------------------------------
 def test_kernel_rules_lowers_every_rules_field_once():
     """KERNEL_RULES has an entry for every Rules field and fills every slot of the rule vector

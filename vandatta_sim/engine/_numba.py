@@ -22,7 +22,7 @@ from numba import types
 from numba.core import cgutils
 from numba.core.caching import (
     CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator)
-from numba.core.imputils import impl_ret_borrowed, lower_builtin
+from numba.core.imputils import lower_builtin, lower_constant
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import NativeValue, intrinsic, models, register_model, typeof_impl, unbox
 
@@ -113,22 +113,25 @@ inline = functools.partial(njit, inline="always")
 # unchecked arrays: the state vectors without numba's negative-index wraparound
 # ================================================================================================
 class UncheckedArray(types.Array):
-    """A 1-D C-contiguous view of an array's memory: integer indexing skips numba's
-    negative-index wraparound, and the view is not reference-counted.
+    """A 1-D C-contiguous view of an array's memory, compiled as its data pointer alone:
+    integer indexing skips numba's negative-index wraparound, and the view is neither
+    reference-counted nor a structure of seven fields.
 
     The kernels index their state vectors with computed offsets that are never negative; the
     wraparound test numba adds to every such access (a compare and a select, and a register for
     the length) cost 16% of the playing time (measured). Passing a reference-counted array to a
     function that is not inlined costs two atomic operations per array (measured: about 150
-    cycles per call with four arrays). The view *borrows* the memory: whoever makes it keeps
-    the array alive for as long as the view is used (see ``_keep_alive``). Other operations are
-    the ordinary array's."""
+    cycles per call with four arrays), and passing an array's seven fields put most of a call's
+    arguments on the stack (the expert's pick took 27 arguments; as pointers it takes 9). The
+    view *borrows* the memory: whoever makes it keeps the array alive for as long as the view is
+    used (see ``_keep_alive``). Integer indexing is all a view supports; an array operation on
+    one (a slice, ``len``) does not compile."""
 
     def __init__(self, dtype):
         super().__init__(dtype, 1, "C", name=f"unchecked({dtype})")
 
     def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
-        # derived arrays (slices, reshapes) are ordinary, reference-counted arrays
+        # an array type derived from a view's (in numba's typing) is an ordinary array's
         return types.Array(dtype or self.dtype, ndim or 1, layout or "C", readonly=bool(readonly))
 
     @property
@@ -137,14 +140,17 @@ class UncheckedArray(types.Array):
 
 
 @register_model(UncheckedArray)
-class _BorrowedArrayModel(models.ArrayModel):
-    """The array's data model, with no meminfo for the reference counting to find."""
+class _DataPointerModel(models.PointerModel):
+    """The view's data model: the array's data pointer, one register."""
 
-    def traverse(self, builder):
-        return []
 
-    def contains_nrt_meminfo(self):
-        return False
+@unbox(UncheckedArray)
+def _unbox_unchecked(typ, obj, c):
+    """Never run: a view is made inside a kernel from an array (typeof gives no view), but numba
+    compiles a Python wrapper for every kernel, and the wrapper unboxes each argument."""
+    c.pyapi.err_set_string("PyExc_TypeError", "an unchecked view is made inside a kernel")
+    null = cgutils.get_null_value(c.context.get_value_type(typ))
+    return NativeValue(null, is_error=cgutils.true_bit)
 
 
 @intrinsic
@@ -154,7 +160,7 @@ def _unchecked(typingctx, ary):
         return None
 
     def codegen(context, builder, signature, args):
-        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+        return context.make_array(ary)(context, builder, args[0]).data
 
     return UncheckedArray(ary.dtype)(ary), codegen
 
@@ -168,24 +174,53 @@ def _keep_alive(typingctx, a, b):
     return types.none(a, b), codegen
 
 
-def _item_pointer(context, builder, aryty, ary, idxty, idx):
-    data = context.make_array(aryty)(context, builder, ary).data
+def _item_pointer(context, builder, aryty, data, idxty, idx):
     return builder.gep(data, [context.cast(builder, idx, idxty, types.intp)])
+
+
+# The views' memory never overlaps between kinds: C (a RulesArray), the game's int64 vectors and
+# the uint64 hands are different arrays. Each access through a view says so to LLVM (scoped
+# no-alias metadata), so that a store to a hand does not force the game's fields to be loaded
+# again, nor the other way round. Views of one kind may share memory (G and a search's copy):
+# nothing is claimed between them, nor about accesses through ordinary arrays.
+_VIEW_KINDS = ("rules", "int64", "uint64")
+
+
+def _view_kind(aryty):
+    return "rules" if isinstance(aryty, RulesArray) else str(aryty.dtype)
+
+
+def _tag(builder, aryty, instruction):
+    kind = _view_kind(aryty)
+    if kind not in _VIEW_KINDS:
+        return instruction
+    module = builder.module
+    domain = module.add_metadata([ir.MetaDataString(module, "vandatta.views")])
+    scopes = {k: module.add_metadata([ir.MetaDataString(module, f"vandatta.views.{k}"), domain])
+              for k in _VIEW_KINDS}
+    instruction.set_metadata("alias.scope", module.add_metadata([scopes[kind]]))
+    instruction.set_metadata("noalias", module.add_metadata(
+        [scopes[k] for k in _VIEW_KINDS if k != kind]))
+    return instruction
+
+
+def _load(context, builder, aryty, ptr):
+    return _tag(builder, aryty, builder.load(ptr))
 
 
 @lower_builtin(operator.getitem, UncheckedArray, types.Integer)
 def _unchecked_getitem(context, builder, signature, args):
     aryty, idxty = signature.args
     ptr = _item_pointer(context, builder, aryty, args[0], idxty, args[1])
-    return context.unpack_value(builder, aryty.dtype, ptr)
+    return _load(context, builder, aryty, ptr)
 
 
 @lower_builtin(operator.setitem, UncheckedArray, types.Integer, types.Any)
 def _unchecked_setitem(context, builder, signature, args):
     aryty, idxty, valty = signature.args
     ptr = _item_pointer(context, builder, aryty, args[0], idxty, args[1])
-    context.pack_value(builder, aryty.dtype, context.cast(builder, args[2], valty, aryty.dtype),
-                       ptr)
+    value = context.cast(builder, args[2], valty, aryty.dtype)
+    _tag(builder, aryty, builder.store(value, ptr))
     return context.get_dummy_value()
 
 
@@ -230,6 +265,16 @@ def _unbox_frozen_rules(typ, obj, c):
     return NativeValue(c.context.get_dummy_value())  # nothing to read: the type is the value
 
 
+@lower_constant(FrozenRulesType)
+def _constant_frozen_rules(context, builder, typ, value):
+    return context.get_dummy_value()
+
+
+# a kernel's own copy of the rules (the search's playouts) is a RulesArray with nothing frozen:
+# it is the rules' kind of memory, apart from the game's (see _VIEW_KINDS)
+NOTHING_FROZEN = FrozenRules()
+
+
 class RulesArray(UncheckedArray):
     """An :class:`UncheckedArray` view of C whose reads at a constant index that the frozen
     pairs name are those constants (``C[R_STACKING]`` compiles to 0 under rules without
@@ -244,7 +289,7 @@ class RulesArray(UncheckedArray):
         return "unchecked", self.dtype, self.pairs
 
 
-register_model(RulesArray)(_BorrowedArrayModel)
+register_model(RulesArray)(_DataPointerModel)
 
 
 @intrinsic
@@ -255,7 +300,7 @@ def _unchecked_rules(typingctx, ary, frozen):
         return None
 
     def codegen(context, builder, signature, args):
-        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+        return context.make_array(ary)(context, builder, args[0]).data
 
     return RulesArray(ary.dtype, frozen.pairs)(ary, frozen), codegen
 
@@ -269,7 +314,7 @@ def _rules_getitem(context, builder, signature, args):
             if i == index.constant:
                 return context.get_constant(aryty.dtype, value)
     ptr = _item_pointer(context, builder, aryty, args[0], idxty, index)
-    return context.unpack_value(builder, aryty.dtype, ptr)
+    return _load(context, builder, aryty, ptr)
 
 
 # ================================================================================================

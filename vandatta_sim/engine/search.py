@@ -22,7 +22,7 @@ from .layout import (
     R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING,
     SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT,
     S_DEAL_NO, S_DIR, S_FORCE_SUIT, S_NO_STACK, TALON_SIZE, ZERO)
-from ._numba import _keep_alive, _low_bit, _unchecked, njit
+from ._numba import NOTHING_FROZEN, _keep_alive, _low_bit, _unchecked, _unchecked_rules, njit
 from .primitives import (
     GOLDEN, _bit, _copy_into, _copy_state, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
     _step)
@@ -193,7 +193,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     Hw = np.empty(H_SIZE, np.uint64)
     G_memory = np.empty(G_SIZE, np.int64)
     H_memory = np.empty(H_SIZE, np.uint64)
-    Cr = _unchecked(Cr_memory)
+    Cr = _unchecked_rules(Cr_memory, NOTHING_FROZEN)
     G2 = _unchecked(G_memory)
     H2 = _unchecked(H_memory)
     pool = np.empty(TALON_SIZE, np.int64)
@@ -310,7 +310,7 @@ def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     index, and per option its total, paired-difference and squared-difference sums and worlds
     played (see search_values). For tests: a decision is a function of the seat's information
     and its stream only."""
-    C = _unchecked(constants)
+    C = _unchecked_rules(constants, NOTHING_FROZEN)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
     cards = np.empty(MAX_OPTIONS, np.int64)

@@ -29,7 +29,8 @@ from .layout import (
     R_DECKS, R_EIGHT_SAME, R_JOKERS, R_MUST_PLAY, R_PLAYERS, R_SPECIALS_DRAW,
     SEARCH_ROLLOUT_SHIFT, S_DIR, S_DRAWS, S_EFF, S_ND, S_NEV, S_NT, S_PLAYS, S_RANK,
     S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, TURN_CAP, ZERO)
-from ._numba import _keep_alive, _low_bit, _popcount, _unchecked, inline, njit
+from ._numba import (
+    NOTHING_FROZEN, _keep_alive, _low_bit, _popcount, _unchecked, _unchecked_rules, inline, njit)
 from .primitives import (
     U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _note_choice, _note_draw,
     _note_failure, _note_named, _note_new_hand, _note_play, _note_reshuffle, _rand_below, _seat,
@@ -428,7 +429,7 @@ def _weight_audit(C, G, H, p, n, counts, S):
 def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
     """Play single deals 0 … games-1 of ``seed_key`` (the games ``simulate`` plays) turn by turn
     and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``."""
-    C = _unchecked(constants)
+    C = _unchecked_rules(constants, NOTHING_FROZEN)
     G_memory = np.zeros(G_SIZE, np.int64)
     H_memory = np.zeros(H_SIZE, np.uint64)
     G = _unchecked(G_memory)
