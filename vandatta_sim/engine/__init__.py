@@ -50,12 +50,21 @@ the search hook cost a heuristic batch half its speed). The lean kind is compile
 for each ``FrozenRules`` that ``simulate`` passes beside C: standard's rules as constants, so
 that every branch on a rule that is off folds away (``simulate.FROZEN_PRESETS`` says which rules
 and what it measured); any other rules run the general one. Inside the kernel C, G and H are
-:class:`UncheckedArray` views (no wraparound on indexing, no reference counting), and the turn's
-helpers are ``inline="always"``, each written so that it is inlined in few places (compile time
-grows with every inlined copy); rarely used paths (duties, an ace's draws, the start card, the
-expert's choice) are ordinary calls, which keeps the compiled turn loop small.
+:class:`UncheckedArray` views: each is compiled as a bare data pointer (no wraparound on
+indexing, no reference counting, one argument in a call), and every access through one tells
+LLVM that the rules, the game's vectors and the hands never overlap (``_numba._VIEW_KINDS``).
+The turn's helpers are ``inline="always"``, each written so that it is inlined in few places
+(compile time grows with every inlined copy): the expert's pick is inlined into the turn's move
+alone (a cost model, ``policies._into_the_move``), and rarely used paths (duties, an ace's
+draws, the start card, an eight's follow-up) are ordinary calls, which keeps the compiled turn
+loop small.
 What each of these measures was worth is in the commit history
 (``git log -- vandatta_sim/engine.py vandatta_sim/engine/``).
+
+Speed is guarded by an A/B, not by tests: **every engine change quotes** ``make bench-ab``
+(``scripts/bench_ab.py``: this checkout against the engine before it, ``BASE=REF`` for any
+commit, alternating fresh processes, medians) in its closing note, and says why where it is
+slower; ``scripts/games_digest.py`` before and after shows whether it changed any game.
 """
 
 # Import order matters: ``_numba`` registers the cache locator before any module decorates a

@@ -27,7 +27,9 @@ from .layout import (
     S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS, S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT,
     S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_START_SUIT, S_SUIT,
     S_SWAPPED, S_TOP_JOKER, S_TURNS, TALON_SIZE, TURN_CAP, TWOS, ZERO)
-from ._numba import _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, inline, njit
+from ._numba import (
+    NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
+    inline, njit)
 from .primitives import (
     MIX2, U11, _bit, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
     _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
@@ -229,6 +231,14 @@ def _stack_next(C, G, H, pol, p, rank):
     return _choose_stack(H, pol, p, rank, same)
 
 
+@njit
+def _follow_up(C, G, H, pol, p, m, next_lacks):
+    """The card p follows its eight up with (eight_follow=same_player), from the legal mask
+    ``m``: a call of its own, so that the turn loop holds one copy of the policies' decision
+    (a second one cost every kernel compile time; these rules are rarely played)."""
+    return _choose(C, G, H, pol, m, False, p, _hand_count(H, p), next_lacks, NOT_COUNTED)
+
+
 @inline
 def _play_card(C, G, H, tr, pol, p, n, card):
     """Play ``card`` (already known to be legal) with stacking, naming and all its effects.
@@ -275,8 +285,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
         if name_suits:
             suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
             if rank == EIGHT and C[R_EIGHT_SAME]:
-                card = _choose(C, G, H, pol, follow & _suit_mask(suit), False, p,
-                               _hand_count(H, p), G[G_LACKS + nxt], NOT_COUNTED)
+                card = _follow_up(C, G, H, pol, p, follow & _suit_mask(suit), G[G_LACKS + nxt])
                 continue  # the same player follows up in the named suit
             return 0
         if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
@@ -326,7 +335,7 @@ def _move(C, G, H, tr, pol, p, n, forced):
 def policy_choice_nb(constants, G_memory, H_memory, p, n):
     """The card the policy of position p plays in the state (G, H) (-1: it draws), as _move
     asks it: for tests of a decision, e.g. that it responds to what a card is believed to cost."""
-    C = _unchecked(constants)
+    C = _unchecked_rules(constants, NOTHING_FROZEN)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
     pol = C[C_POL + _seat(G, p)]
