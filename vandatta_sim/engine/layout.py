@@ -228,6 +228,6 @@ CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = (
 END_WON, END_BLOCKED, END_CAPPED = (END_REASONS.index(end) for end in ("won", "blocked", "capped"))
 
 
-# outcome columns of the per-game int64 table
+# outcome columns of the per-game int32 table (simulate._run allocates it)
 (O_WINNER, O_TURNS, O_PLAYS, O_DRAWS, O_RESHUFFLES, O_BLOCKED, O_CAPPED, O_DEALS, O_SWAPPED,
  O_FIRST_WINNER, O_EVENTS, O_SIZE) = range(12)
