@@ -53,6 +53,8 @@ and what it measured); any other rules run the general one. Inside the kernel C,
 :class:`UncheckedArray` views: each is compiled as a bare data pointer (no wraparound on
 indexing, no reference counting, one argument in a call), and every access through one tells
 LLVM that the rules, the game's vectors and the hands never overlap (``_numba._VIEW_KINDS``).
+The search's playouts and the worlds it draws get views too (their states, scratch and trace
+dummy): an array handed to a call that is not inlined costs two atomic reference counts.
 The turn's helpers are ``inline="always"``, each written so that it is inlined in few places
 (compile time grows with every inlined copy): the expert's pick is inlined into the turn's move
 alone (a cost model, ``policies._into_the_move``), and rarely used paths (duties, an ace's

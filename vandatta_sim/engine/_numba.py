@@ -307,14 +307,13 @@ def _unchecked_rules(typingctx, ary, frozen):
 
 @lower_builtin(operator.getitem, RulesArray, types.Integer)
 def _rules_getitem(context, builder, signature, args):
-    aryty, idxty = signature.args
+    aryty = signature.args[0]
     index = args[1]  # a rule's offset (a module constant) is an llvm constant here
     if isinstance(index, ir.Constant):
         for i, value in aryty.pairs:
             if i == index.constant:
                 return context.get_constant(aryty.dtype, value)
-    ptr = _item_pointer(context, builder, aryty, args[0], idxty, index)
-    return _load(context, builder, aryty, ptr)
+    return _unchecked_getitem(context, builder, signature, args)
 
 
 # ================================================================================================

@@ -189,15 +189,22 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
         Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
     for t in range(N_TYPES):  # the playouts are scored, and matches played, at the valuation
         Cr_memory[C_SCALE + t] = C[C_VALUE + t]
-    Gw = np.empty(G_SIZE, np.int64)
-    Hw = np.empty(H_SIZE, np.uint64)
-    G_memory = np.empty(G_SIZE, np.int64)
-    H_memory = np.empty(H_SIZE, np.uint64)
+    # The states, the scratch and the playouts' trace (a 1-D dummy: no trace code) are views,
+    # which are not reference-counted: as arrays, every call of a helper that is not inlined
+    # took and released a reference to each (two atomic operations), in every playout's turns
+    # and every world drawn: about a fifth of a search seat's time (measured).
+    memory = np.empty((4, G_SIZE), np.int64)  # a world, a playout's state, two scratch
+    hands = np.empty((4, H_SIZE), np.uint64)
+    scratch = np.empty(TALON_SIZE + N_TYPES, np.int64)
+    no_trace_memory = np.zeros(0, np.int8)
+    Gw, G2, Gc, Gs = (_unchecked(memory[0]), _unchecked(memory[1]), _unchecked(memory[2]),
+                      _unchecked(memory[3]))
+    Hw, H2, Hc, Hs = (_unchecked(hands[0]), _unchecked(hands[1]), _unchecked(hands[2]),
+                      _unchecked(hands[3]))
+    pool = _unchecked(scratch[:TALON_SIZE])
+    unseen = _unchecked(scratch[TALON_SIZE:])
+    no_trace = _unchecked(no_trace_memory)
     Cr = _unchecked_rules(Cr_memory, NOTHING_FROZEN)
-    G2 = _unchecked(G_memory)
-    H2 = _unchecked(H_memory)
-    pool = np.empty(TALON_SIZE, np.int64)
-    no_trace = np.zeros(0, np.int8)
     totals = np.zeros(k, np.float64)
     diffs = np.zeros(k, np.float64)
     squares = np.zeros(k, np.float64)
@@ -208,20 +215,13 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     max_worlds = budget if flat else RACE_WORLDS * budget
     look = FIRST_LOOK
     worlds = 0
-    if beliefs == BELIEFS_WEIGHTED:  # scratch states for the candidate worlds and weights
-        Gc = np.empty(G_SIZE, np.int64)
-        Hc = np.empty(H_SIZE, np.uint64)
-        Gs = np.empty(G_SIZE, np.int64)
-        Hs = np.empty(H_SIZE, np.uint64)
+    if beliefs == BELIEFS_WEIGHTED:  # Gc, Gs: the candidate worlds' and the weights' scratch
         _copy_state(Gs, Hs, G, H, G_SIZE)
-    else:
-        Gc = Gs = Gw
-        Hc = Hs = Hw
     while worlds < max_worlds and playouts >= left and left > 1:
         if beliefs == BELIEFS_WEIGHTED:
-            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs)
+            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs)
         else:
-            _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs)
+            _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
         playout_seed = _next_u64(S)
         first = 0.0
         for i in range(k):
@@ -264,8 +264,9 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
                     if mean + RACE_Z * se < lowest:
                         alive[o] = False
                         left -= 1
-    _keep_alive(Cr_memory, G_memory)
-    _keep_alive(H_memory, H_memory)
+    _keep_alive(Cr_memory, memory)
+    _keep_alive(hands, scratch)
+    _keep_alive(no_trace_memory, no_trace_memory)
     return totals, diffs, squares, played, alive
 
 
@@ -277,11 +278,13 @@ def _search_move(C, G, H, tr, p, n, duty):
     k = _search_choices(C, G, H, p, duty, cards, suits, no_stack)
     if k <= 1:
         return NO_FORCE  # nothing to choose, or one card: the rollout policy plays it anyway
-    S = np.empty(H_SIZE, np.uint64)
+    S_memory = np.empty(H_SIZE, np.uint64)
+    S = _unchecked(S_memory)  # a view: every world drawn passes it on (see search_values)
     _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(SEARCH_SEEDED)))
     base = _rollout_option(C, G, H, p, n, duty, cards, suits, no_stack, k, S)
     totals, diffs, squares, played, alive = search_values(C, G, H, p, n, duty, cards, suits,
                                                           no_stack, k, base, S)
+    _keep_alive(S_memory, S_memory)
     z = (C[C_POL + _seat(G, p)] >> SEARCH_MARGIN_SHIFT) & 3
     best = base
     margin = 0.0  # the best option's lead over the baseline beyond z standard errors
@@ -317,13 +320,14 @@ def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
     k = _search_choices(C, G, H, p, False, cards, suits, no_stack)
-    S = np.empty(H_SIZE, np.uint64)
+    S_memory = np.empty(H_SIZE, np.uint64)
+    S = _unchecked(S_memory)
     _seed_rng(S, np.uint64(seed))
     base = _rollout_option(C, G, H, p, n, False, cards, suits, no_stack, k, S)
     totals, diffs, squares, played, _ = search_values(C, G, H, p, n, False, cards, suits,
                                                       no_stack, k, base, S)
     _keep_alive(constants, G_memory)
-    _keep_alive(H_memory, H_memory)
+    _keep_alive(H_memory, S_memory)
     return (cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), base, totals, diffs,
             squares, played)
 

@@ -189,48 +189,50 @@ def _take_avoiding(S, pool, lo, size, avoid):
 
 
 @njit
-def _determinize(C, G, H, Gw, Hw, p, n, S, pool, beliefs):
+def _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs):
     """A world consistent with what position p knows, into Gw/Hw: the cards p has not seen
     (the pack less its hand and the discard pile, listed in card order, whatever the true
     deal) dealt at random from stream S to the other hands (their sizes kept) and the talon,
     within the ``beliefs`` (BELIEFS_*): public, the bookkeeping's tiers and known talon; lacks,
     only the suits a player has shown it lacks, avoided where the cards allow (the rule before
-    the bookkeeping, kept to measure it); oracle, the true hands (a cheat, for diagnostics)."""
+    the bookkeeping, kept to measure it); oracle, the true hands (a cheat, for diagnostics).
+    ``pool`` (TALON_SIZE) and ``unseen`` (N_TYPES: the count of each card type) are scratch."""
     _copy_state(Gw, Hw, G, H, G_PLAY_SIZE)
     Gw[S_SCRIPTED] = 0
     if beliefs == BELIEFS_ORACLE:
         return
-    counts = np.zeros(N_TYPES, np.int64)
+    for t in range(N_TYPES):
+        unseen[t] = 0
     for t in range(N_DECK_TYPES):
-        counts[t] = C[R_DECKS]
+        unseen[t] = C[R_DECKS]
     for j in range(C[R_JOKERS]):
-        counts[N_DECK_TYPES + j] = C[R_DECKS]
+        unseen[N_DECK_TYPES + j] = C[R_DECKS]
     for hand in (H[p], H[HI + p]):
         while hand:
-            counts[_low_bit(hand)] -= 1
+            unseen[_low_bit(hand)] -= 1
             hand &= hand - ONE
     for j in range(G[S_ND]):
-        counts[G[G_DISCARD + j]] -= 1
+        unseen[G[G_DISCARD + j]] -= 1
     known_talon = beliefs == BELIEFS_PUBLIC and G[S_RESHUFFLES] > 0
     if known_talon:
         candidates = 0
         for t in range(N_TYPES):
-            candidates += min(G[G_RESHUFFLED + t], counts[t])
+            candidates += min(G[G_RESHUFFLED + t], unseen[t])
         known_talon = candidates >= G[S_NT]  # else the bookkeeping missed a card: not used
     size = 0
     if known_talon:  # the rebuilt talon's cards still unseen come first: the talon is of them
         for t in range(N_TYPES):
-            for _ in range(min(G[G_RESHUFFLED + t], counts[t])):
+            for _ in range(min(G[G_RESHUFFLED + t], unseen[t])):
                 pool[size] = t
                 size += 1
-                counts[t] -= 1
+                unseen[t] -= 1
         nt = G[S_NT]
         for j in range(nt):
             i = j + _rand_below(S, size - j)
             pool[i], pool[j] = pool[j], pool[i]
             Gw[G_TALON + j] = pool[j]
     for t in range(N_TYPES):
-        for _ in range(counts[t]):
+        for _ in range(unseen[t]):
             pool[size] = t
             size += 1
     lo = G[S_NT] if known_talon else 0
@@ -336,12 +338,12 @@ def _world_weight(C, G, Hw, p, n, Gs, Hs):
 
 
 @njit
-def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, Gc, Hc, Gs, Hs):
+def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs):
     """A world for beliefs=weighted into Gw/Hw: one of WEIGHT_CANDIDATES public worlds, drawn
     by weight (a weighted reservoir of one, so only the kept world is copied)."""
     total = 0.0
     for r in range(WEIGHT_CANDIDATES):
-        _determinize(C, G, H, Gc, Hc, p, n, S, pool, BELIEFS_PUBLIC)
+        _determinize(C, G, H, Gc, Hc, p, n, S, pool, unseen, BELIEFS_PUBLIC)
         _seed_rng(Hs, _next_u64(S))
         w = _world_weight(C, G, Hc, p, n, Gs, Hs)
         total += w
@@ -408,13 +410,14 @@ def _weight_audit(C, G, H, p, n, counts, S):
     Gw = np.empty(G_SIZE, np.int64)
     Hw = np.empty(H_SIZE, np.uint64)
     pool = np.empty(TALON_SIZE, np.int64)
+    unseen = np.empty(N_TYPES, np.int64)
     _copy_state(Gs, Hs, G, H, G_SIZE)
     _seed_rng(Hs, _next_u64(S))
     true_weight = _world_weight(C, G, H, p, n, Gs, Hs)
     below = 0
     varied = False
     for _ in range(AUDIT_WORLDS):
-        _determinize(C, G, H, Gw, Hw, p, n, S, pool, BELIEFS_PUBLIC)
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, BELIEFS_PUBLIC)
         _seed_rng(Hs, _next_u64(S))
         w = _world_weight(C, G, Hw, p, n, Gs, Hs)
         varied |= w != true_weight
