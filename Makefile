@@ -48,8 +48,9 @@ bench: install ## Deals/s by preset, players, policy, threads; one seat per benc
 BASE ?= $(shell git log -1 --format=%h main -- vandatta_sim/engine.py vandatta_sim/engine)
 ROUNDS ?= 5
 DEALS ?= 200000
-bench-ab: install ## A/B random, expert deals and search decisions per CPU-s against BASE=REF (default: main's last engine change)
-	$(PY) scripts/bench_ab.py --rounds $(ROUNDS) --deals $(DEALS) $(BASE) .
+PRESET ?= standard
+bench-ab: install ## A/B random, expert deals and search decisions per CPU-s against BASE=REF (default: main's last engine change; PRESET=NAME: other rules)
+	$(PY) scripts/bench_ab.py --rounds $(ROUNDS) --deals $(DEALS) --preset $(PRESET) $(BASE) .
 
 # An engine change that must keep the games replays the first games of sampled stored chunks
 # (results/, the current engine version) and requires them identical (exit 1 if any differs).

@@ -1,16 +1,19 @@
 """A/B speed of two engines, alternated round by round in fresh processes (the machine's noise
-hits both alike): `python scripts/bench_ab.py [--rounds N] [--deals N] A B` (`make bench-ab`).
+hits both alike): `python scripts/bench_ab.py [--rounds N] [--deals N] [--preset NAME] A B`
+(`make bench-ab`).
 
 A and B are checkout folders or git commits; a commit's tree is exported (``git archive``) into
 ``.bench-ab/COMMIT/`` of this checkout, so any commit works, before or after the engine became a
 package. Each tree is imported through PYTHONPATH with its own NUMBA_CACHE_DIR
 (TREE/.numba_cache): an untimed first run of each compiles it where its cache is cold (minutes
-on 2 cores). Each round runs A then B, each in a fresh process: deals/s of `standard`, 4 players,
-single deals, 1 thread, through `simulate()` for `random` and `expert` (``--deals`` each), and
-the decisions/s of one `search` seat (default budget) among three `expert`s (``--search-deals``
-deals; decisions = that seat's turns, counted on traced games, which are the same games in A
-and B unless the engine changed them). Prints every round, the medians and the ratios B/A.
-A tree without the search player reports it as n/a.
+on 2 cores). Each round runs A then B, each in a fresh process: deals/s of ``--preset``'s rules
+(default `standard`, whose heuristic runs get a kernel with the rules as constants; another
+preset times the general kernel, which all other rules and every search seat's playouts run), 4
+players, single deals, 1 thread, through `simulate()` for `random` and `expert` (``--deals``
+each), and the decisions/s of one `search` seat (default budget) among three `expert`s
+(``--search-deals`` deals; decisions = that seat's turns, counted on traced games, which are
+the same games in A and B unless the engine changed them). Prints every round, the medians and
+the ratios B/A. A tree without the search player reports it as n/a.
 
 Speeds are per second of the process's CPU time: with one engine thread that is the engine's
 own work (the main thread plays the games), whereas wall time on a shared machine mostly
@@ -34,7 +37,7 @@ from vandatta_sim.rules import get_preset
 from vandatta_sim.simulate import simulate, trace_game
 from vandatta_sim.trace import Event
 deals, search_deals = int(sys.argv[1]), int(sys.argv[2])
-r = get_preset("standard").replace(match="single", players=4)
+r = get_preset(sys.argv[3]).replace(match="single", players=4)
 out = {}
 for pol in ("random", "expert"):
     simulate(r, 2000, seed=0, policies=pol, threads=1)
@@ -79,11 +82,11 @@ def tree_of(spec: str) -> Path:
     return tree
 
 
-def run(tree: Path, deals: int, search_deals: int) -> dict:
+def run(tree: Path, deals: int, search_deals: int, preset: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(tree / ".numba_cache"))
     env.pop("VANDATTA_PLAIN_KERNEL", None)
-    done = subprocess.run([sys.executable, "-c", CODE, str(deals), str(search_deals)], env=env,
-                          capture_output=True, text=True, cwd=tree)
+    done = subprocess.run([sys.executable, "-c", CODE, str(deals), str(search_deals), preset],
+                          env=env, capture_output=True, text=True, cwd=tree)
     if done.returncode != 0:
         sys.exit(f"Error: the run in {tree} failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -96,17 +99,19 @@ def main(argv=None) -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--deals", type=int, default=200_000)
     parser.add_argument("--search-deals", type=int, default=200)
+    parser.add_argument("--preset", default="standard",
+                        help="the rules (a preset name; default: standard)")
     args = parser.parse_args(argv)
     trees = {"A": tree_of(args.a), "B": tree_of(args.b)}
-    print(f"A = {args.a} ({trees['A']}), B = {args.b} ({trees['B']}); {args.rounds} rounds, "
-          f"{args.deals:,} deals per heuristic policy, {args.search_deals} with a search seat",
-          flush=True)
+    print(f"A = {args.a} ({trees['A']}), B = {args.b} ({trees['B']}); {args.preset}, "
+          f"{args.rounds} rounds, {args.deals:,} deals per heuristic policy, "
+          f"{args.search_deals} with a search seat", flush=True)
     for name, tree in trees.items():  # untimed: compiles a cold cache
-        run(tree, 1000, 2)
+        run(tree, 1000, 2, args.preset)
     results = {name: {m: [] for m in MEASURES} for name in trees}
     for r in range(args.rounds):
         for name, tree in trees.items():
-            for measure, value in run(tree, args.deals, args.search_deals).items():
+            for measure, value in run(tree, args.deals, args.search_deals, args.preset).items():
                 results[name][measure].append(value)
         print(f"round {r + 1}: " + "; ".join(
             f"{m} " + " / ".join("n/a" if results[n][m][-1] is None else

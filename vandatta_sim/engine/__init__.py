@@ -59,7 +59,8 @@ The turn's helpers are ``inline="always"``, each written so that it is inlined i
 (compile time grows with every inlined copy): the expert's pick is inlined into the turn's move
 alone (a cost model, ``policies._into_the_move``), and rarely used paths (duties, an ace's
 draws, the start card, an eight's follow-up) are ordinary calls, which keeps the compiled turn
-loop small.
+loop small. The kernel with the trace and the search player calls its block of games from
+the parallel body (``match._block``), which the heuristic kernels inline: it compiles faster.
 What each of these measures was worth is in the commit history
 (``git log -- vandatta_sim/engine.py vandatta_sim/engine/``).
 

@@ -168,7 +168,10 @@ def _playout_match(C, G, H, tr, n, res, world_seed):
         _seed_rng(H, _mix64(world_seed ^ (np.uint64(deal_no) * GOLDEN)))
         _deal_hands(C, G, H, tr, n, deal_no)
         _start_card(C, G, H, tr, n)
-        res, _, _ = _playout_turns(C, G, H, tr, n, 0, ROLLOUT_TURNS, NO_FORCE, 0)
+        # the arguments typed as search_values' own call's (not as literals), so that both
+        # share one compiled turn loop: a second one cost compile time and cache, not speed
+        res, _, _ = _playout_turns(C, G, H, tr, n, np.int64(0), ROLLOUT_TURNS,
+                                   np.int64(NO_FORCE), np.bool_(False))
     return -1
 
 
