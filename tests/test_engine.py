@@ -83,7 +83,8 @@ def test_frozen_rules_play_the_same_games_as_the_general_kernel(monkeypatch):
     """A heuristic run under standard's rules compiles them into its kernel as constants
     (simulate.FROZEN_PRESETS); the games are those of the general kernel, at every table size
     the freezing covers and with a scale and a match format of its own. Other rules, a search
-    seat and a trace stay on the general kernel."""
+    seat and a trace stay on the general kernel (whose search playouts carry standard's rules:
+    tests/test_search.py checks that they decide as the general ones)."""
     from vandatta_sim import engine
     from vandatta_sim import simulate as sim
 
@@ -97,8 +98,13 @@ def test_frozen_rules_play_the_same_games_as_the_general_kernel(monkeypatch):
     assert standard in used
     assert sim.frozen_rules(sim.kernel_rules(PRESETS["kids"]), lean=True).pairs == ()
     assert sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=False).pairs == ()
+    # the kernel with the search is one for all rules; its playouts carry standard's
+    for name in ("standard", "kids"):
+        carried = sim.frozen_rules(sim.kernel_rules(PRESETS[name]), lean=False)
+        assert carried.playouts == (() if engine.PLAIN_KERNEL else standard)
     monkeypatch.setattr(sim, "FROZEN_PRESETS", ())
     assert sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=True).pairs == ()
+    assert sim.frozen_rules(sim.kernel_rules(PRESETS["standard"]), lean=False).playouts == ()
     for (rules, policy), games in zip(cases, frozen):
         pd.testing.assert_frame_equal(simulate(rules, 200, seed=3, policies=policy), games)
 
@@ -241,6 +247,28 @@ def test_unchecked_views_write_through_and_nth_bit_picks_the_nth_card():
     if not E.PLAIN_KERNEL:  # the plain kernel freezes nothing
         assert rules_read(a, E.FrozenRules([(R_STACKING, -7)]), R_STACKING) == (
             -7, R_ACE_DRAW, R_STACKING)
+
+    # the pairs a view carries for the search's playouts: whether an array holds them (every
+    # pair compared), and a view of that array frozen with them
+    @numba.njit
+    def playouts(a, frozen):
+        C = E._unchecked_rules(a, frozen)
+        return E._holds_playout_rules(a, C), E._playout_rules(a, C)[R_STACKING]
+
+    assert playouts(a, E.FrozenRules()) == (True, R_STACKING)
+    if not E.PLAIN_KERNEL:
+        carried = E.FrozenRules(playouts=[(R_STACKING, -7), (R_ACE_DRAW, R_ACE_DRAW)])
+        assert playouts(a, carried) == (False, -7)
+        b = a.copy()
+        b[R_STACKING] = -7
+        assert playouts(b, carried) == (True, -7)
+        b[R_ACE_DRAW] = 0
+        assert playouts(b, carried)[0] is False
+    # numba unpickles a cache index's types before it checks the stamp: a type pickled before
+    # the playouts existed must still make a key (else an old cache stops every kernel loading)
+    old = E.RulesArray(numba.int64, ((R_STACKING, 0),))
+    del old.__dict__["playouts"]
+    assert old.key == ("unchecked", numba.int64, ((R_STACKING, 0),), ())
 
     rng = np.random.default_rng(0)
     for _ in range(200):

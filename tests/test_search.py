@@ -7,8 +7,8 @@ from vandatta_sim import engine as E
 from vandatta_sim.cards import EIGHT, N_DECK_TYPES, SUIT_SYMBOLS, card_name, make_card
 from vandatta_sim.referee import referee
 from vandatta_sim.rules import get_preset
-from vandatta_sim.simulate import (Seats, SimulationError, check_policy, kernel_constants,
-                                   policy_code, simulate, trace_game)
+from vandatta_sim.simulate import (Seats, SimulationError, check_policy, frozen_rules,
+                                   kernel_constants, policy_code, simulate, trace_game)
 from vandatta_sim.trace import Event, estimate_option, narrate
 
 SINGLE = get_preset("standard").replace(match="single")
@@ -84,9 +84,10 @@ def _move_card(H, G, source, target, card):
             G[E.S_NT] = len(talon)
 
 
-def _decide(G, H, seed, policy="search:budget=16"):
+def _decide(G, H, seed, policy="search:budget=16", frozen=None):
     C = kernel_constants(SINGLE, Seats.build(4, [policy, "expert", "expert", "expert"]))
-    return E.search_decision_nb(C, G.copy(), H.copy(), 0, 4, seed)
+    frozen = frozen_rules(C, lean=False) if frozen is None else frozen
+    return E.search_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, seed)
 
 
 def _rich_state():
@@ -188,6 +189,20 @@ def test_the_decision_does_depend_on_what_the_seat_sees_and_its_stream():
     _move_card(H, G, ("hand", 1), ("hand", 0), theirs)
     changed = _decide(G, H, seed=5)
     assert not (np.array_equal(changed[0], cards) and np.array_equal(changed[4], totals))
+
+
+@pytest.mark.parametrize("policy", ["search:budget=16", "search:budget=8:objective=points",
+                                    "search:budget=8:rollout=random"])
+def test_playouts_on_the_frozen_rules_decide_as_the_general_ones(policy):
+    """Under standard's rules the search plays its options out on a turn loop compiled with
+    them as constants (FrozenRules.playouts); every option's outcome in every world is that of
+    the general turn loop, which other rules use."""
+    G, H = _rich_state()
+    frozen = _decide(G, H, seed=5, policy=policy)
+    assert frozen_rules(kernel_constants(SINGLE, Seats.build(4, ["expert"] * 4)),
+                        lean=False).playouts or E.PLAIN_KERNEL
+    general = _decide(G, H, seed=5, policy=policy, frozen=E.FrozenRules())
+    assert _same(frozen, general) and frozen[-1].sum() > 0
 
 
 def test_search_games_are_legal_and_narrated():

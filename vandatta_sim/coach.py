@@ -21,7 +21,7 @@ import numpy as np
 
 from . import engine as E
 from .cards import SUIT_SYMBOLS, card_name
-from .simulate import check_policy, policy_code
+from .simulate import check_policy, frozen_rules, policy_code
 from .stats import Estimate, mean_interval
 
 REPLICATES = 8
@@ -87,12 +87,13 @@ class Coach:
         # every option in every world (no racing): the coach wants each option's value
         C[E.C_POL + seat] = self.code | E.OPT_SEARCH_FLAT
         p = table.position(seat)
+        frozen = frozen_rules(C, lean=False)
         self.asked += 1
         per_replicate, options = [], None
         for r in range(REPLICATES):
             stream = np.random.SeedSequence([self.seed, self.asked, r]).generate_state(1, np.uint64)
             cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
-                C, table.G, table.H, p, table.n, stream[0])
+                C, frozen, table.G, table.H, p, table.n, stream[0])
             if len(cards) == 0:
                 return []
             values = totals / np.maximum(played, 1)

@@ -373,7 +373,9 @@ def kernel_constants(rules: Rules, seats: Seats, deck: Sequence[str | int] = (),
 # with the cheaper expert decisions of the same change): 1.10x `random` and `expert`, the same
 # games. Each entry is one more compiled kernel (about 130 CPU-s to compile and 0.25 MB of
 # cache, once), so the list is short: standard is the table that commands, reports and
-# benchmarks run unless told otherwise; other rules run the general kernel.
+# benchmarks run unless told otherwise; other rules run the general kernel. The first one's
+# rules are also those the search's playouts are compiled for (FrozenRules.playouts): one more
+# turn loop in the kernel with the search, which stays one kernel for all rules.
 FROZEN_PRESETS = ("standard",)
 # read once a game or deal, so freezing them buys nothing and would split the tables' kernels
 NOT_FROZEN = (E.R_PLAYERS, E.R_MATCH_KIND, E.R_MATCH_PARAM, E.R_ELIM_PASS)
@@ -386,11 +388,17 @@ def _preset_rules(name: str) -> tuple[int, ...]:
 
 def frozen_rules(C: np.ndarray, lean: bool) -> E.FrozenRules:
     """The rules of C to compile into a heuristic (``lean``) run's kernel: all of them but
-    NOT_FROZEN where they are a preset of FROZEN_PRESETS', none otherwise (and never in the
-    plain kernel or the kernel with the trace and the search player, which stay general)."""
+    NOT_FROZEN where they are a preset of FROZEN_PRESETS', none otherwise. The kernel with the
+    trace and the search player stays general (one kernel for every rules), but carries the
+    first preset's rules for its playouts: a search seat under them plays out its options on a
+    turn loop compiled with them as constants. The plain kernel freezes nothing."""
+    if E.PLAIN_KERNEL:
+        return E.FrozenRules()
     pairs = tuple((i, int(C[i])) for i in range(E.R_SIZE) if i not in NOT_FROZEN)
-    frozen = {tuple((i, _preset_rules(name)[i]) for i, _ in pairs) for name in FROZEN_PRESETS}
-    return E.FrozenRules(pairs if lean and not E.PLAIN_KERNEL and pairs in frozen else ())
+    frozen = [tuple((i, _preset_rules(name)[i]) for i, _ in pairs) for name in FROZEN_PRESETS]
+    if not lean:
+        return E.FrozenRules(playouts=frozen[0] if frozen else ())
+    return E.FrozenRules(pairs if pairs in frozen else ())
 
 
 def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=(),

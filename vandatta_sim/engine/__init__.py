@@ -61,6 +61,12 @@ alone (a cost model, ``policies._into_the_move``), and rarely used paths (duties
 draws, the start card, an eight's follow-up) are ordinary calls, which keeps the compiled turn
 loop small. The kernel with the trace and the search player calls its block of games from
 the parallel body (``match._block``), which the heuristic kernels inline: it compiles faster.
+A call that is not inlined passes positions and counts as ``np.int64(...)``: numba types a
+loop in rounds, and a call it typed while a variable was still the literal it starts at (the
+position 0) compiled a copy of the callee for that literal, never used; the parallel body's
+index, typed two ways, had compiled the search kernel's whole block twice (``match``).
+Its search seats play out their options, under the rules that ``simulate`` freezes for them
+(``FrozenRules.playouts``: standard's), on a turn loop with those rules as constants.
 What each of these measures was worth is in the commit history
 (``git log -- vandatta_sim/engine.py vandatta_sim/engine/``).
 

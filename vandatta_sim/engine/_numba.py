@@ -227,34 +227,46 @@ def _unchecked_setitem(context, builder, signature, args):
 # ================================================================================================
 # frozen rules: a kernel compiled with the rules as constants
 # ================================================================================================
+def _pairs(pairs):
+    return tuple(sorted((int(i), int(v)) for i, v in pairs))
+
+
 class FrozenRules:
     """Entries of the constant vector C, ``(index, value)`` pairs, that a kernel is compiled
     with as constants: it reads them as numbers in its code, not from memory, so every branch on
     a rule the pairs fix folds away at compile time (a rule that is off costs nothing). Passed
     to ``run_batch_nb`` beside C, whose entries it must equal (``simulate`` takes them from C).
     Its numba type carries the pairs, so each distinct value compiles (and caches) a kernel of
-    its own; ``FrozenRules()`` (no pairs) is the general kernel, which reads every rule."""
+    its own; ``FrozenRules()`` (no pairs) is the general kernel, which reads every rule.
 
-    __slots__ = ("pairs",)
+    ``playouts`` are pairs for the search's playouts alone, which may differ from C: where C's
+    entries equal them (checked at run time, ``_holds_playout_rules``), the playouts run a turn
+    loop compiled with them as constants, and the general one otherwise."""
 
-    def __init__(self, pairs=()):
-        self.pairs = tuple(sorted((int(i), int(v)) for i, v in pairs))
+    __slots__ = ("pairs", "playouts")
+
+    def __init__(self, pairs=(), playouts=()):
+        self.pairs = _pairs(pairs)
+        self.playouts = _pairs(playouts)
 
     def __repr__(self):
-        return f"FrozenRules({self.pairs})"
+        return f"FrozenRules({self.pairs}, playouts={self.playouts})"
 
 
 class FrozenRulesType(types.Dummy):
     """The numba type of a :class:`FrozenRules`: its pairs are part of the type (no data)."""
 
-    def __init__(self, pairs):
+    playouts = ()  # as RulesArray's
+
+    def __init__(self, pairs, playouts=()):
         self.pairs = pairs
-        super().__init__(name=f"frozen_rules{pairs}")
+        self.playouts = playouts
+        super().__init__(name=f"frozen_rules{pairs}" + (f"playouts{playouts}" if playouts else ""))
 
 
 @typeof_impl.register(FrozenRules)
 def _typeof_frozen_rules(value, context):
-    return FrozenRulesType(value.pairs)
+    return FrozenRulesType(value.pairs, value.playouts)
 
 
 register_model(FrozenRulesType)(models.OpaqueModel)
@@ -278,31 +290,87 @@ NOTHING_FROZEN = FrozenRules()
 class RulesArray(UncheckedArray):
     """An :class:`UncheckedArray` view of C whose reads at a constant index that the frozen
     pairs name are those constants (``C[R_STACKING]`` compiles to 0 under rules without
-    stacking); every other read is the view's."""
+    stacking); every other read is the view's. It carries its FrozenRules' ``playouts`` pairs
+    for the search (``_playout_rules``)."""
 
-    def __init__(self, dtype, pairs):
+    # numba unpickles a cache index's types (then checks its stamp): one written before the
+    # field existed must still make a key
+    playouts = ()
+
+    def __init__(self, dtype, pairs, playouts=()):
         self.pairs = pairs
-        types.Array.__init__(self, dtype, 1, "C", name=f"unchecked({dtype}, frozen{pairs})")
+        self.playouts = playouts
+        name = f"unchecked({dtype}, frozen{pairs}" + (f", playouts{playouts})" if playouts else ")")
+        types.Array.__init__(self, dtype, 1, "C", name=name)
 
     @property
     def key(self):
-        return "unchecked", self.dtype, self.pairs
+        return "unchecked", self.dtype, self.pairs, self.playouts
 
 
 register_model(RulesArray)(_DataPointerModel)
 
 
+def _is_plain_vector(ary):
+    return isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"
+
+
+def _data(context, builder, ary, value):
+    return context.make_array(ary)(context, builder, value).data
+
+
 @intrinsic
 def _unchecked_rules(typingctx, ary, frozen):
     """View a 1-D C-contiguous array as a :class:`RulesArray` with ``frozen``'s pairs."""
-    if not (isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"
-            and isinstance(frozen, FrozenRulesType)):
+    if not (_is_plain_vector(ary) and isinstance(frozen, FrozenRulesType)):
         return None
 
     def codegen(context, builder, signature, args):
-        return context.make_array(ary)(context, builder, args[0]).data
+        return _data(context, builder, ary, args[0])
 
-    return RulesArray(ary.dtype, frozen.pairs)(ary, frozen), codegen
+    return RulesArray(ary.dtype, frozen.pairs, frozen.playouts)(ary, frozen), codegen
+
+
+def _playouts_of(C):
+    """The pairs that C carries for the playouts: none unless C is a RulesArray (the table's
+    kernels pass C as an ordinary array)."""
+    if isinstance(C, RulesArray):
+        return C.playouts
+    return () if isinstance(C, types.Array) else None
+
+
+@intrinsic
+def _playout_rules(typingctx, ary, C):
+    """View a 1-D C-contiguous array (the playouts' copy of the rules) as a :class:`RulesArray`
+    frozen with the pairs that C carries for the playouts (use it where
+    ``_holds_playout_rules`` is true)."""
+    if not _is_plain_vector(ary) or _playouts_of(C) is None:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return _data(context, builder, ary, args[0])
+
+    return RulesArray(ary.dtype, _playouts_of(C))(ary, C), codegen
+
+
+@intrinsic
+def _holds_playout_rules(typingctx, ary, C):
+    """Whether the array's entries equal the pairs that C carries for the playouts (true where
+    it carries none): a compare per pair, in straight-line code."""
+    if not _is_plain_vector(ary) or _playouts_of(C) is None:
+        return None
+    pairs = _playouts_of(C)
+
+    def codegen(context, builder, signature, args):
+        data = _data(context, builder, ary, args[0])
+        holds = cgutils.true_bit
+        for i, value in pairs:
+            entry = builder.load(builder.gep(data, [context.get_constant(types.intp, i)]))
+            same = builder.icmp_signed("==", entry, context.get_constant(ary.dtype, value))
+            holds = builder.and_(holds, same)
+        return holds
+
+    return types.boolean(ary, C), codegen
 
 
 @lower_builtin(operator.getitem, RulesArray, types.Integer)
@@ -402,6 +470,14 @@ if PLAIN_KERNEL:
     @inline
     def _unchecked_rules(ary, frozen):  # noqa: F811 (simulate passes no pairs to this kernel)
         return ary
+
+    @inline
+    def _playout_rules(ary, C):  # noqa: F811
+        return ary
+
+    @inline
+    def _holds_playout_rules(ary, C):  # noqa: F811
+        return True
 
     @inline
     def _popcount(x):  # noqa: F811

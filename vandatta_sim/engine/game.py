@@ -267,7 +267,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
                 if C[R_ACE_ON_ACE] == AA_COUNTER:
                     G[S_DUTY_ACE] += C[R_ACE_DRAW]
                 else:
-                    _ace_draws(C, G, H, tr, p, n)
+                    _ace_draws(C, G, H, tr, np.int64(p), np.int64(n))
             elif rank == TWO and C[R_TWO_DRAWS_TWO]:
                 G[S_DUTY_TWO] += 2
             stacked = _stack_next(C, G, H, pol, p, rank)
@@ -285,7 +285,8 @@ def _play_card(C, G, H, tr, pol, p, n, card):
         if name_suits:
             suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
             if rank == EIGHT and C[R_EIGHT_SAME]:
-                card = _follow_up(C, G, H, pol, p, follow & _suit_mask(suit), G[G_LACKS + nxt])
+                card = _follow_up(C, G, H, pol, np.int64(p), follow & _suit_mask(suit),
+                                  G[G_LACKS + nxt])
                 continue  # the same player follows up in the named suit
             return 0
         if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
@@ -529,7 +530,7 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
                 # policy's choice) its rollout policy decides
                 move_pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
             if duty:
-                card = _answer_duty(C, G, H, tr, move_pol, p, n, forced)
+                card = _answer_duty(C, G, H, tr, move_pol, np.int64(p), np.int64(n), forced)
                 duty = False
             else:
                 card = _move(C, G, H, tr, move_pol, p, n, forced)
@@ -610,12 +611,12 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
     Returns the winner's position, -1 if blocked, -2 if capped; fills G_POINTS."""
     _deal_hands(C, G, H, tr, n, deal_no)
     if swap_rank >= 0 and deal_no == 0:
-        _swap_in(G, H, tr, swap_pos, swap_rank)
+        _swap_in(G, H, tr, np.int64(swap_pos), swap_rank)
     if deal_no == 0:
         for q in range(n):
             eights[_seat(G, q)] = _suit_count(H, q, EIGHTS)
             aces[_seat(G, q)] = _suit_count(H, q, ACES)
-    _start_card(C, G, H, tr, n)
+    _start_card(C, G, H, tr, np.int64(n))
     result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0)
     G[S_TURNS] = turns
     _hand_points_all(C, G, H, n)

@@ -186,8 +186,7 @@ def _block(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, ou
 # function calling it) they ran 4-5% slower (measured). The kernel with the trace and the search
 # calls it: numba's parallel passes copy and analyse all the code inlined into the body, and
 # that kernel's real games are a small share of a search seat's time (its playouts are the
-# rest) and of a traced game's. Measured with the match playouts' shared turn loop (search.py):
-# that kernel compiled in 358 CPU-s against 391-404 before, into 0.62 MB of cache against 0.72.
+# rest) and of a traced game's.
 _block_inlined = inline(_block)
 _block_called = njit(_block)
 
@@ -209,8 +208,10 @@ def run_batch_nb(constants, frozen, seed_key, first_game, swap_rank, swap_seat, 
     n_blocks = (out.shape[0] + BLOCK - 1) // BLOCK
     for b in prange(n_blocks):
         if tr.ndim == 2:  # a constant: numba compiles one branch
+            # b as int64: numba types the prange index uint64 when it types this kernel and
+            # int64 in the parallel body it then builds, and compiled the call once for each
             _block_called(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out,
-                          points, eights, aces, b)
+                          points, eights, aces, np.int64(b))
         else:
             _block_inlined(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr,
                            out, points, eights, aces, b)

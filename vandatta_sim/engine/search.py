@@ -22,7 +22,9 @@ from .layout import (
     R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING,
     SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT,
     S_DEAL_NO, S_DIR, S_FORCE_SUIT, S_NO_STACK, TALON_SIZE, ZERO)
-from ._numba import NOTHING_FROZEN, _keep_alive, _low_bit, _unchecked, _unchecked_rules, njit
+from ._numba import (
+    NOTHING_FROZEN, _holds_playout_rules, _keep_alive, _low_bit, _playout_rules, _unchecked,
+    _unchecked_rules, njit)
 from .primitives import (
     GOLDEN, _bit, _copy_into, _copy_state, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
     _step)
@@ -167,12 +169,26 @@ def _playout_match(C, G, H, tr, n, res, world_seed):
         deal_no += 1
         _seed_rng(H, _mix64(world_seed ^ (np.uint64(deal_no) * GOLDEN)))
         _deal_hands(C, G, H, tr, n, deal_no)
-        _start_card(C, G, H, tr, n)
-        # the arguments typed as search_values' own call's (not as literals), so that both
+        _start_card(C, G, H, tr, np.int64(n))
+        # the arguments typed as _playout_outcome's own call's (not as literals), so that both
         # share one compiled turn loop: a second one cost compile time and cache, not speed
-        res, _, _ = _playout_turns(C, G, H, tr, n, np.int64(0), ROLLOUT_TURNS,
+        res, _, _ = _playout_turns(C, G, H, tr, np.int64(n), np.int64(0), ROLLOUT_TURNS,
                                    np.int64(NO_FORCE), np.bool_(False))
     return -1
+
+
+@njit
+def _playout_outcome(Cr, G, H, tr, n, p, card, duty, pol, seat, world_seed):
+    """Play one option (``card``, its suit and stacking already in G) out from the world in
+    (G, H), every seat playing Cr's policies: its outcome for p (a deal won, minus p's points as
+    Cr's scale weighs them, or a match won by ``seat``). Compiled once per kind of Cr (the
+    general rules, or the rules frozen for the playouts)."""
+    result, _, _ = _playout_turns(Cr, G, H, tr, n, p, ROLLOUT_TURNS, card, duty)
+    if pol & OPT_SEARCH_POINTS:
+        return -1.0 * _hand_points(Cr, H[p], H[HI + p])
+    if pol & OPT_SEARCH_MATCH and Cr[R_MATCH_KIND] != M_SINGLE:
+        return 1.0 if _playout_match(Cr, G, H, tr, n, result, world_seed) == seat else 0.0
+    return 1.0 if result == p else 0.0
 
 
 @njit
@@ -182,7 +198,8 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     minus p's points as the valuation weighs them, or matches won), the sums of its paired
     differences from the baseline ``base`` and of their squares, the worlds it was played in,
     and whether it is still in the race. Depends on nothing p cannot see (except beliefs=oracle)."""
-    pol = C[C_POL + _seat(G, p)]
+    seat = _seat(G, p)
+    pol = C[C_POL + seat]
     budget = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
     beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
     flat = pol & OPT_SEARCH_FLAT
@@ -208,6 +225,10 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     unseen = _unchecked(scratch[TALON_SIZE:])
     no_trace = _unchecked(no_trace_memory)
     Cr = _unchecked_rules(Cr_memory, NOTHING_FROZEN)
+    # Under the rules that C carries for the playouts (simulate: standard's), the playouts run
+    # a turn loop compiled with those rules as constants, as a heuristic run under them does
+    frozen = _holds_playout_rules(Cr_memory, C)
+    Cf = _playout_rules(Cr_memory, C)
     totals = np.zeros(k, np.float64)
     diffs = np.zeros(k, np.float64)
     squares = np.zeros(k, np.float64)
@@ -235,15 +256,12 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
             _seed_rng(H2, playout_seed)
             G2[S_FORCE_SUIT] = suits[o]
             G2[S_NO_STACK] = no_stack[o]
-            result, _, _ = _playout_turns(Cr, G2, H2, no_trace, n, p, ROLLOUT_TURNS, cards[o],
-                                          duty)
-            if pol & OPT_SEARCH_POINTS:
-                outcome = -1.0 * _hand_points(Cr, H2[p], H2[HI + p])
-            elif pol & OPT_SEARCH_MATCH and C[R_MATCH_KIND] != M_SINGLE:
-                winner = _playout_match(Cr, G2, H2, no_trace, n, result, playout_seed)
-                outcome = 1.0 if winner == _seat(G, p) else 0.0
+            if frozen:
+                outcome = _playout_outcome(Cf, G2, H2, no_trace, n, p, cards[o], duty, pol, seat,
+                                           playout_seed)
             else:
-                outcome = 1.0 if result == p else 0.0
+                outcome = _playout_outcome(Cr, G2, H2, no_trace, n, p, cards[o], duty, pol, seat,
+                                           playout_seed)
             if i == 0:
                 first = outcome
             totals[o] += outcome
@@ -310,13 +328,14 @@ def _search_move(C, G, H, tr, p, n, duty):
 
 
 @njit
-def search_decision_nb(constants, G_memory, H_memory, p, n, seed):
+def search_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
     """What the search player at position p weighs for its move in the state (G, H), with its
     search stream started at ``seed``: the options (cards, suits, no_stack), the baseline's
     index, and per option its total, paired-difference and squared-difference sums and worlds
-    played (see search_values). For tests: a decision is a function of the seat's information
-    and its stream only."""
-    C = _unchecked_rules(constants, NOTHING_FROZEN)
+    played (see search_values). ``frozen`` is the kernel's (``simulate.frozen_rules``: its
+    playouts' rules). For the coach and for tests: a decision is a function of the seat's
+    information and its stream only."""
+    C = _unchecked_rules(constants, frozen)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
     cards = np.empty(MAX_OPTIONS, np.int64)

@@ -343,7 +343,7 @@ def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs):
     by weight (a weighted reservoir of one, so only the kept world is copied)."""
     total = 0.0
     for r in range(WEIGHT_CANDIDATES):
-        _determinize(C, G, H, Gc, Hc, p, n, S, pool, unseen, BELIEFS_PUBLIC)
+        _determinize(C, G, H, Gc, Hc, p, n, S, pool, unseen, np.int64(BELIEFS_PUBLIC))
         _seed_rng(Hs, _next_u64(S))
         w = _world_weight(C, G, Hc, p, n, Gs, Hs)
         total += w
@@ -417,7 +417,7 @@ def _weight_audit(C, G, H, p, n, counts, S):
     below = 0
     varied = False
     for _ in range(AUDIT_WORLDS):
-        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, BELIEFS_PUBLIC)
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, np.int64(BELIEFS_PUBLIC))
         _seed_rng(Hs, _next_u64(S))
         w = _world_weight(C, G, Hw, p, n, Gs, Hs)
         varied |= w != true_weight
@@ -448,7 +448,7 @@ def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
             G[G_ACTIVE + q] = 1
         n = _seat_order(G, n_seats, n_seats - 1)
         _deal_hands(C, G, H, tr, n, 0)
-        _start_card(C, G, H, tr, n)
+        _start_card(C, G, H, tr, np.int64(n))
         p = 0
         idle = 0
         for _ in range(TURN_CAP):
