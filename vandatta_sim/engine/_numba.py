@@ -153,14 +153,22 @@ def _unbox_unchecked(typ, obj, c):
     return NativeValue(null, is_error=cgutils.true_bit)
 
 
+def _is_plain_vector(ary):
+    return isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"
+
+
+def _data(context, builder, ary, value):
+    return context.make_array(ary)(context, builder, value).data
+
+
 @intrinsic
 def _unchecked(typingctx, ary):
     """View a 1-D C-contiguous array as an :class:`UncheckedArray` (the same memory)."""
-    if not (isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"):
+    if not _is_plain_vector(ary):
         return None
 
     def codegen(context, builder, signature, args):
-        return context.make_array(ary)(context, builder, args[0]).data
+        return _data(context, builder, ary, args[0])
 
     return UncheckedArray(ary.dtype)(ary), codegen
 
@@ -309,14 +317,6 @@ class RulesArray(UncheckedArray):
 
 
 register_model(RulesArray)(_DataPointerModel)
-
-
-def _is_plain_vector(ary):
-    return isinstance(ary, types.Array) and ary.ndim == 1 and ary.layout == "C"
-
-
-def _data(context, builder, ary, value):
-    return context.make_array(ary)(context, builder, value).data
 
 
 @intrinsic
