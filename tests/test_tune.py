@@ -238,3 +238,130 @@ def test_the_command_tunes_resumes_and_refuses_bad_input(tmp_path, monkeypatch):
         assert out.exit_code == 2 and message in out.output, out.output
         assert len(out.output.strip().splitlines()) == 1
     assert not (tmp_path / "other").exists()
+
+
+# --- the saved state is data, never code; one tune of a name at a time ---------------------------
+PACKAGE = Path(__file__).resolve().parent.parent / "vandatta_sim"
+
+
+def test_no_module_of_the_package_unpickles_anything():
+    """A store is shared: nothing read from it may run code (pickle, marshal, shelve, eval)."""
+    import re
+
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(r"\b(pickle|cPickle|dill|cloudpickle|marshal|shelve)\.(load|loads)"
+                             r"\b|^\s*import (pickle|marshal|shelve)\b", text, re.M), path
+
+
+def test_a_crafted_pickle_in_the_store_is_never_loaded(tmp_path):
+    """An older version's (or an attacker's) state.pkl: refused by name, its code never run."""
+    import pickle
+
+    marker = tmp_path / "ran"
+
+    class Payload:
+        def __reduce__(self):
+            return (Path.touch, (marker,))
+
+    folder = tune.run_folder(tmp_path, "fake")
+    folder.mkdir(parents=True)
+    (folder / "state.pkl").write_bytes(pickle.dumps(Payload()))
+    assert not marker.exists()
+    with pytest.raises(tune.TuneError, match="state.pkl is an older version's saved state, a "
+                       "pickle, which is never loaded") as err:
+        tune.run(_settings(), tmp_path, evaluate=_fake, validate=_fake)
+    assert not marker.exists() and "\n" not in str(err.value)
+    # a pickle under the new name is refused as damaged data, not run either
+    (folder / "state.pkl").unlink()
+    (folder / "state.json").write_bytes(pickle.dumps(Payload()))
+    with pytest.raises(tune.TuneError, match="saved tuning state: cannot read .* not UTF-8"):
+        tune.run(_settings(), tmp_path, evaluate=_fake, validate=_fake)
+    assert not marker.exists()
+
+
+def test_the_saved_state_is_checked_json(tmp_path):
+    settings = _settings(generations=4)
+
+    def stop_at_2(vectors, generation):
+        if generation == 2:
+            raise KeyboardInterrupt
+        return _fake(vectors, generation)
+
+    with pytest.raises(KeyboardInterrupt):
+        tune.run(settings, tmp_path, evaluate=stop_at_2, validate=_fake)
+    path = tune.run_folder(tmp_path, "fake") / "state.json"
+    good = json.loads(path.read_text())
+    assert good["generation"] == 2 and len(good["fitnesses"]) == 2
+    for damage, message in (
+            (lambda s: "[" * 100_000, "nested too deeply"),
+            (lambda s: "{\"a\": NaN}", "NaN is not a JSON number"),
+            (lambda s: json.dumps({**s, "fitnesses": [[1.0], [2.0]]}), "fitnesses must be 2 lists"),
+            (lambda s: json.dumps({**s, "generation": 9}), "generation must be an integer 0–4"),
+            (lambda s: json.dumps({**s, "version": 99}), "not 'vandatta-sim tune state' version 1"),
+            (lambda s: json.dumps({**s, "extra": 1}), "exactly the fields"),
+            (lambda s: json.dumps({**s, "mean": [0.5] * len(tune.KNOBS)}),
+             "does not replay to its own mean and sigma"),
+            (lambda s: json.dumps({**s, "settings": {**s["settings"], "seed": 9}}),
+             r"other settings \(seed\)")):
+        path.write_text(damage(good))
+        with pytest.raises(tune.TuneError, match=message) as err:
+            tune.run(settings, tmp_path, evaluate=_fake, validate=_fake)
+        assert "\n" not in str(err.value)
+    path.write_text(json.dumps(good))
+    resumed = tune.run(settings, tmp_path, evaluate=_fake, validate=_fake)
+    straight = tune.run(settings, tmp_path / "other", evaluate=_fake, validate=_fake)
+    assert resumed.policy.weights == straight.policy.weights and resumed.log == straight.log
+
+
+def test_a_second_tune_of_one_name_refuses_while_the_first_runs(tmp_path):
+    """The lock is per name and store and is taken before anything is read: the second run
+    refuses at once (another process holds it: its pid is named), a third after the first
+    ended runs, and the lock file is gone with the run that held it."""
+    import subprocess
+    import sys
+
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from vandatta_sim import tune\n"
+         f"with tune.tune_lock({str(tmp_path)!r}, 'fake'):\n"
+         "    print('held', flush=True); sys.stdin.read()"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(tune.TuneError, match=f"another tune of this name is running in "
+                           f".*\\(process {holder.pid}\\); allowed: wait") as err:
+            tune.run(_settings(), tmp_path, evaluate=_fake, validate=_fake)
+        assert "\n" not in str(err.value)
+        assert not (tmp_path / "tuned" / "fake.json").exists()
+        other = tune.run(_settings(name="other"), tmp_path, evaluate=_fake, validate=_fake)
+        assert other.policy.name == "other"  # another name is not blocked
+    finally:
+        holder.stdin.close()
+        holder.wait()
+        holder.stdout.close()
+    assert holder.returncode == 0 and not (tmp_path / "tuned" / "fake.lock").exists()
+    tune.run(_settings(), tmp_path, evaluate=_fake, validate=_fake)
+    assert (tmp_path / "tuned" / "fake.json").is_file()
+    assert not (tmp_path / "tuned" / "fake.lock").exists()
+
+
+def test_a_result_of_other_settings_written_meanwhile_is_not_overwritten(tmp_path):
+    """Settings are checked again when the result is written: a policy file that appeared
+    during the run (a writer without the lock) with other settings stays as it was."""
+    other = tune.run(_settings(generations=1), tmp_path / "a", evaluate=_fake, validate=_fake)
+    target = tmp_path / "b" / "tuned" / "fake.json"
+
+    def sneaky(vectors, generation):
+        if generation == 1:
+            target.write_text(other.policy.to_json())
+        return _fake(vectors, generation)
+
+    with pytest.raises(tune.TuneError, match="holds a policy tuned with other settings"):
+        tune.run(_settings(generations=2), tmp_path / "b", evaluate=sneaky, validate=_fake)
+    assert target.read_text() == other.policy.to_json()
+
+
+def test_a_tune_may_not_take_a_shipped_name():
+    name = tuned.shipped()[0]
+    with pytest.raises(tune.TuneError, match=f"tune name '{name}' is a shipped policy's name"):
+        _settings(name=name)

@@ -8,6 +8,7 @@ reads a user's TOML file reads it with :func:`read_text_file` and :func:`loads_t
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 import tempfile
@@ -187,5 +188,25 @@ def loads_toml(text: str) -> dict:
     return data
 
 
+def read_json_file(path, what: str, limit: int = MAX_TEXT_FILE_BYTES):
+    """The JSON data of a regular file of at most ``limit`` bytes, or PathError ``WHAT PATH
+    cannot be read: why`` (damaged, not UTF-8, nested past Python's recursion limit, NaN or
+    Infinity, which JSON has not)."""
+    def no_constant(name):
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        text = read_text_file(path, limit)
+    except PathError as exc:
+        raise PathError(f"{what}: {exc}") from None
+    try:
+        return json.loads(text, parse_constant=no_constant)
+    except RecursionError:
+        reason = "nested too deeply"
+    except ValueError as exc:
+        reason = str(exc)
+    raise PathError(f"{what} {shorten(os.fspath(path))} cannot be read: {shorten(reason, 200)}")
+
+
 __all__ = ["PathError", "MAX_TEXT_FILE_BYTES", "MAX_TOML_DEPTH", "shorten", "check_output_file",
-           "check_store_folder", "read_text_file", "loads_toml"]
+           "check_store_folder", "read_text_file", "read_json_file", "loads_toml"]
