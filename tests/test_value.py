@@ -29,6 +29,13 @@ def test_ranks_and_scales_are_checked():
             check_ranks(bad)
     with pytest.raises(SimulationError, match="allowed: base, hundred, crazy_eights"):
         check_scales("hundred,swedish")
+    # the conflict rule: a value twice in a list is an error naming it, however it is spelled
+    with pytest.raises(SimulationError, match="rank 8 is given twice in '8,A,8'; give each"):
+        check_ranks("8,A, 8")
+    with pytest.raises(SimulationError, match="rank A is given twice in 'a,A'"):
+        check_ranks("a,A")
+    with pytest.raises(SimulationError, match="scale base is given twice"):
+        check_scales("base,hundred,base")
 
 
 def test_scale_with_moves_the_joker_with_the_eight():

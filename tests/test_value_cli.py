@@ -75,7 +75,18 @@ BAD = [
     ("--set", "stacking=maybe"),
     ("--plot", "chart.pdf"),
     ("--match-games", "-3"),
+    ("--rank", "8,A,8"),  # the conflict rule: a value twice in a list
+    ("--scale", "base,base"),
+    ("--players", "2,3", "--set", "hand_size=13"),  # 13 cards fit 2 players, not 3
 ]
+
+
+def test_the_rules_are_checked_at_the_tables_own_size(tmp_path):
+    """--players applies before the rules are checked: 13 cards each is a 2-player rule,
+    whatever the preset's table size."""
+    result = run("--players", "2", "--set", "hand_size=13", "--games", "100", "--dry-run",
+                 "--store", str(tmp_path / "r"))
+    assert result.exit_code == 0, result.output
 
 
 @pytest.mark.parametrize("args", BAD, ids=[" ".join(a) for a in BAD])

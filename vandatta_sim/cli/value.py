@@ -82,12 +82,18 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
     from ..sweep import SweepError, check_run_settings
     from ..report.card_value import card_value, check_ranks, check_scales
 
+    from .. import tuned
+
+    tuned.use_store(store)  # tuned:NAME is looked up in this store too
     with usage_errors():
         # the one "given twice" rule: --players and --scale are shortcuts of --set fields
         settings(overrides, [("players", ",".join(map(str, players)) if players else None,
                               f"--players {','.join(map(str, players))}"),
                              ("scale", scales, f"--scale {scales}")])
-        rules = build_rules(preset, rules_file, overrides, match=match)
+        # the rules checked at the first table's size (then every other's below), not at
+        # the preset's: hand_size = 13 is a 2-player rule
+        rules = build_rules(preset, rules_file, overrides, match=match,
+                            players=players[0] if players else None)
         if players:  # the tables' player counts replace the rules': not also the file's
             check_file_fields_once(rules_file,
                                    {"players": f"--players {','.join(map(str, players))}"})

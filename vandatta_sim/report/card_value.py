@@ -68,8 +68,11 @@ def check_ranks(text: str | Iterable[str]) -> list[str]:
         if name not in RANKS:
             raise SimulationError(f"rank {str(part).strip()!r} is not allowed; allowed: "
                                   f"{', '.join(RANKS)} or all")
-        if name not in out:
-            out.append(name)
+        if name in out:  # the conflict rule: a value twice in a list is an error
+            given = ",".join(str(p).strip() for p in parts)
+            raise SimulationError(f"rank {name} is given twice in {given!r}; give each rank "
+                                  "once")
+        out.append(name)
     return sorted(out, key=RANKS.index)
 
 
@@ -84,8 +87,11 @@ def check_scales(text: str | Iterable[str]) -> list[str]:
         if name not in cards.SCALES:
             raise SimulationError(f"scale {name!r} is not allowed; allowed: "
                                   f"{', '.join(cards.SCALES)}")
-        if name not in out:
-            out.append(name)
+        if name in out:  # the conflict rule, as for ranks
+            given = ",".join(str(p).strip() for p in parts)
+            raise SimulationError(f"scale {name} is given twice in {given!r}; give each scale "
+                                  "once")
+        out.append(name)
     return out
 
 
