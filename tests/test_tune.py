@@ -365,3 +365,66 @@ def test_a_tune_may_not_take_a_shipped_name():
     name = tuned.shipped()[0]
     with pytest.raises(tune.TuneError, match=f"tune name '{name}' is a shipped policy's name"):
         _settings(name=name)
+
+
+# --- names lead where they say ----------------------------------------------------------------------
+def test_a_policy_tuned_into_a_store_is_found_from_that_store(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VANDATTA_TUNED", raising=False)
+    monkeypatch.setattr(tuned, "_store_folder", None)
+    folder = tmp_path / "elsewhere" / "tuned"
+    folder.mkdir(parents=True)
+    _store_policy(folder, "mine", E.EXPERT_WEIGHTS)
+    with pytest.raises(SimulationError, match="no tuned policy of that name; .*found by commands "
+                       "given --store DIR, by others with VANDATTA_TUNED=DIR/tuned"):
+        check_policy("tuned:mine")
+    tuned.use_store(tmp_path / "elsewhere")  # what a command given --store elsewhere does
+    assert check_policy("tuned:mine") == "tuned:mine"
+    monkeypatch.setattr(tuned, "_store_folder", None)
+    monkeypatch.setenv("VANDATTA_TUNED", str(folder))
+    assert check_policy("tuned:mine") == "tuned:mine"
+
+
+def test_tune_list_honours_the_store_and_survives_a_bad_file(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from vandatta_sim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VANDATTA_TUNED", raising=False)
+    monkeypatch.setattr(tuned, "_store_folder", None)
+    folder = tmp_path / "s" / "tuned"
+    folder.mkdir(parents=True)
+    _store_policy(folder, "good", E.EXPERT_WEIGHTS, validation={"value": 0.01, "low": -0.01,
+                                                                 "high": 0.03, "n": 20})
+    (folder / "bad.json").write_text("{\"name\": ")
+    (folder / "deep.json").write_text("[" * 100_000)
+    _store_policy(folder, "odd", E.EXPERT_WEIGHTS, validation="none")
+    out = CliRunner().invoke(main, ["tune", "--list", "--store", "s"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    assert any(ln.startswith("tuned:good  ") for ln in lines), out.output
+    for name, why in (("bad", "cannot be read"), ("deep", "nested too deeply"),
+                      ("odd", "lacks its rules or held-out check")):
+        assert any(ln.startswith(f"warning: tuned:{name} is left out") and why in ln
+                   for ln in lines), out.output
+    assert "Traceback" not in out.output
+    without = CliRunner().invoke(main, ["tune", "--list"])  # results/ holds none of them
+    assert without.exit_code == 0 and "tuned:good" not in without.output
+
+
+def test_the_tune_command_refuses_a_shipped_name_and_a_running_name(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from vandatta_sim.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    args = ["--players", "2", "--set", "match=deals:2", "--generations", "1", "--population",
+            "4", "--candidate-games", "8", "--validation-games", "8"]
+    out = CliRunner().invoke(main, ["tune", tuned.shipped()[0], *args])
+    assert out.exit_code == 2 and out.output.startswith("Error: tune name"), out.output
+    with tune.tune_lock("results", "busy"):
+        out = CliRunner().invoke(main, ["tune", "busy", *args])
+    assert out.exit_code == 2 and "another tune of this name is running" in out.output
+    assert len(out.output.strip().splitlines()) == 1
+    assert not (tmp_path / "results" / "tuned" / "busy.json").exists()

@@ -8,8 +8,11 @@ and objective. It is named ``tuned:NAME`` wherever a policy is (``--policy all=t
 seat's row of weights in the run's constant vector; its kernel policy is `expert`'s.
 
 Where a name is looked up, in this order: the policies shipped with the package
-(``vandatta_sim/tuned_policies/NAME.json``), the folders of ``$VANDATTA_TUNED`` (``:``-separated)
-and the default result store's ``results/tuned/``, where ``tune`` writes. Each file holds the
+(``vandatta_sim/tuned_policies/NAME.json``), the running command's ``--store`` (its ``tuned/``
+folder; :func:`use_store`), the folders of ``$VANDATTA_TUNED`` (``:``-separated) and the default
+result store's ``results/tuned/``. ``tune --store DIR`` writes to ``DIR/tuned/``: a command with
+``--store DIR`` finds it there, any other with ``VANDATTA_TUNED=DIR/tuned``. A tune may not take
+a shipped name (the shipped policy would always be found first). Each file holds the
 weights, the rules and table size it was tuned for, the objective and the tuning run's
 provenance (command, seeds, games, evaluations, CPU time, engine version, held-out validation).
 A stored policy's weights never change under its name: shipped weights are part of the engine
@@ -26,6 +29,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from . import engine as E
+from .paths import PathError, read_json_file, shorten
 from .rules import PRESETS, Rules
 
 PREFIX = "tuned"
@@ -81,20 +85,40 @@ def check_weights(weights, where: str) -> dict[str, int]:
     return {w: int(weights[w]) for w in E.WEIGHT_NAMES}
 
 
+#: The running command's --store folder of tuned policies (:func:`use_store`), or None.
+_store_folder: Path | None = None
+#: How a policy tuned into another store is found: said wherever a name is not found.
+ELSEWHERE = ("a policy tuned with --store DIR is found by commands given --store DIR, by others "
+             "with VANDATTA_TUNED=DIR/tuned")
+
+
+def use_store(store) -> None:
+    """Look names up in ``STORE/tuned/`` too (after the shipped ones): a command's --store."""
+    global _store_folder
+    _store_folder = Path(store) / STORE_FOLDER
+
+
 def folders() -> list[Path]:
     """Where names are looked up, first match wins (see the module's docstring)."""
     extra = [Path(p) for p in os.environ.get("VANDATTA_TUNED", "").split(":") if p.strip()]
-    return [CATALOGUE, *extra, Path("results") / STORE_FOLDER]
+    found: list[Path] = []
+    for folder in (CATALOGUE, _store_folder, *extra, Path("results") / STORE_FOLDER):
+        if folder is not None and folder not in found:
+            found.append(folder)
+    return found
 
 
 def names() -> list[str]:
     """Every tuned policy that can be named here, in lookup order, each once."""
     seen: list[str] = []
     for folder in folders():
-        if folder.is_dir():
-            for path in sorted(folder.glob("*.json")):
-                if NAME_PATTERN.match(path.stem) and path.stem not in seen:
-                    seen.append(path.stem)
+        try:
+            paths = sorted(folder.glob("*.json")) if folder.is_dir() else []
+        except OSError:  # an unreadable folder on the search path holds nothing to name
+            paths = []
+        for path in paths:
+            if NAME_PATTERN.match(path.stem) and path.stem not in seen:
+                seen.append(path.stem)
     return seen
 
 
@@ -106,19 +130,21 @@ def find(name: str) -> Path:
             return path
     known = ", ".join(names()) or "none"
     raise TunedPolicyError(f"policy 'tuned:{name}': no tuned policy of that name; allowed: "
-                           f"{known} (make one with `vandatta-sim tune`)")
+                           f"{known} (make one with `vandatta-sim tune`; {ELSEWHERE})")
 
 
 @lru_cache(maxsize=256)
 def _read(path: str, mtime_ns: int) -> TunedPolicy:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json_file(path, "tuned policy file")
         policy = TunedPolicy(name=str(data["name"]), weights=data["weights"],
                              rules=dict(data.get("rules", {})), objective=str(data["objective"]),
                              provenance=dict(data.get("provenance", {})))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except PathError as exc:
+        raise TunedPolicyError(str(exc)) from None
+    except (ValueError, KeyError, TypeError) as exc:
         raise TunedPolicyError(f"tuned policy file {path!r} cannot be read: "
-                               f"{' '.join(str(exc).split())}") from None
+                               f"{shorten(str(exc))}") from None
     check_weights(policy.weights, f"tuned policy file {path!r}")
     return policy
 
@@ -197,5 +223,5 @@ def catalogue_markdown() -> str:
 
 
 __all__ = ["TunedPolicy", "TunedPolicyError", "catalogue_markdown", "check_name", "check_spec",
-           "check_weights", "folders", "for_rules", "is_tuned", "load", "names", "shipped",
+           "check_weights", "folders", "use_store", "for_rules", "is_tuned", "load", "names", "shipped",
            "table_name", "weights_of"]

@@ -19,7 +19,7 @@ import pandas as pd
 from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, SweepError,
                      check_backend, check_run_settings, expand_grid, format_table,
                      load_sweep_file, plan, run_sweep, summary_records)
-from .. import tables
+from .. import tables, tuned
 from ..plots import check_plot_path, plot_comparison
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
@@ -104,6 +104,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
            summary_file=None, quiet=False):
     with usage_errors():
         check_store_path(store, write=not dry_run)  # a dry run only reads the store
+        tuned.use_store(store)  # tuned:NAME is looked up in this store too
         configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
                                      policies, forget, match, swap)
         seen_warnings = set()  # each distinct warning once, however many configurations share it

@@ -51,6 +51,9 @@ def tune_cmd(name, preset, rules_file, overrides, players, objective, generation
     vandatta-sim tune std-hundred-4 --preset standard --players 4 --objective match.
     Training games use seed 2*SEED, the held-out check 2*SEED+1.
     """
+    from .. import tuned
+
+    tuned.use_store(store)  # --list and the names below see this store's tuned policies
     if list_only:
         _list()
         return
@@ -69,7 +72,7 @@ def tune_cmd(name, preset, rules_file, overrides, players, objective, generation
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
     message = (f"interrupted: finished generations are stored in {store}/tuned/{name}.run; run "
                "the same command again to resume")
-    with interrupts_end_the_run(message):
+    with interrupts_end_the_run(message), usage_errors():  # e.g. a run of other settings
         result = run(settings, store, threads=threads, command=command, progress=click.echo)
     click.echo(result_text(result, store))
 
@@ -100,20 +103,44 @@ def result_text(result, store) -> str:
         f"{prov['validation']['tuned_mean']:.4f}, expert {prov['validation']['expert_mean']:.4f}"
         f", tuned − expert {diff} (paired, 95%)",
         f"cost: {prov['training_games']:,} training games, {prov['cpu_seconds']:,} CPU seconds; "
-        f"stored in {store}/tuned/{p.name}.json",
+        f"stored in {store}/tuned/{p.name}.json{_where_found(store)}",
         f"Verdict: {verdict}."])
 
 
+def _where_found(store) -> str:
+    """How the next command finds the policy: the default store is always searched."""
+    from pathlib import Path
+
+    from ..sweep import DEFAULT_STORE
+
+    if Path(store).resolve() == Path(DEFAULT_STORE).resolve():
+        return ""
+    return (f" (found by commands given --store {shlex.quote(str(store))}, by others with "
+            f"VANDATTA_TUNED={shlex.quote(str(Path(store) / 'tuned'))})")
+
+
 def _list() -> None:
+    """One line per tuned policy that can be named here; a file that cannot be read is said
+    on stderr and the others are still listed."""
     from .. import tuned
 
     names = tuned.names()
     if not names:
         click.echo("no tuned policies stored")
     for n in names:
-        p = tuned.load(n)
-        v = p.provenance.get("validation", {})
-        click.echo(f"tuned:{n}  players {p.rules.get('players')}, scale {p.rules.get('scale')}, "
-                   f"match {p.rules.get('match')}, objective {p.objective}; held-out tuned − "
-                   f"expert {v.get('value', float('nan')):+.4f} "
-                   f"[{v.get('low', float('nan')):+.4f}, {v.get('high', float('nan')):+.4f}]")
+        try:
+            p = tuned.load(n)
+            v = p.provenance.get("validation", {})
+            check = [float(v[k]) for k in ("value", "low", "high")]
+            line = (f"tuned:{n}  players {p.rules.get('players')}, scale "
+                    f"{p.rules.get('scale')}, match {p.rules.get('match')}, objective "
+                    f"{p.objective}; held-out tuned − expert {check[0]:+.4f} "
+                    f"[{check[1]:+.4f}, {check[2]:+.4f}]")
+        except tuned.TunedPolicyError as exc:
+            click.echo(f"warning: tuned:{n} is left out: {exc}", err=True)
+            continue
+        except (AttributeError, KeyError, TypeError, ValueError):
+            click.echo(f"warning: tuned:{n} is left out: {tuned.find(n)} lacks its rules or "
+                       "held-out check", err=True)
+            continue
+        click.echo(line)
