@@ -150,3 +150,32 @@ def test_sweep_summary_note_has_the_reproducing_command(tmp_path):
     text = note.read_text("utf-8")
     assert "```bash\nvandatta-sim sweep" in text and "--summary" in text
     assert "**In plain words:**" in text and "mean_deals" in text  # matches: deals per match
+
+
+def test_a_label_that_baseline_would_read_otherwise_is_refused(tmp_path):
+    """`--baseline` reads digits as an index and takes a key prefix: a label may be neither,
+    whichever command gives it (results label, sweep --label, value --label)."""
+    keys = ["8fe95dbe11112222", "a8c67e1c00000000"]
+    assert catalogue.check_user_label("  kitchen   table ", keys) == "kitchen table"
+    assert catalogue.check_user_label(None, keys) is None
+    assert catalogue.check_user_label("", keys) == ""  # removes a label
+    assert catalogue.check_user_label("8fe9x", keys) == "8fe9x"
+    for bad, message in (("0", "looks like an index"), (" 12 ", "looks like an index"),
+                         ("8fe9", "is the start of the key 8fe95dbe11112222"),
+                         ("a8c67e1c00000000", "is the start of the key a8c67e1c00000000"),
+                         ("x" * 201, "at most 200")):
+        with pytest.raises(SweepError, match=message) as err:
+            catalogue.check_user_label(bad, keys)
+        assert "\n" not in str(err.value)
+    s = Store(tmp_path / "r")
+    for key in keys:
+        s.write_provenance(key, {"label": "stacking=true", "kind": "sweep"})
+    before = s.read_provenance(keys[1])
+    for bad in ("1", "8fe95"):
+        assert "label" in error_line(run("results", "label", keys[1], bad, "--store",
+                                         tmp_path / "r"))
+    assert s.read_provenance(keys[1]) == before
+    for command in (["sweep", "--vary", "stacking=false,true"], ["value"]):
+        line = error_line(run(*command, "--games", "10", "--label", "8fe9", "--store",
+                              tmp_path / "r", "--dry-run"))
+        assert "is the start of the key 8fe95dbe11112222" in line

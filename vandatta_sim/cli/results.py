@@ -94,10 +94,10 @@ def results_label(key, text, store):
     list` and `results show` (an empty TEXT removes it). Only this key is relabelled."""
     s = _open(store)
     key = _resolve_key(s, key, store)
-    text = " ".join(str(text).split())
-    if len(text) > 200:
-        raise click.UsageError(f"results label: the label has {len(text)} characters; "
-                               "allowed: at most 200")
+    try:
+        text = catalogue.check_user_label(text, s.keys())
+    except SweepError as exc:
+        raise click.UsageError(f"results {exc}") from None
     with s.lock(key, lambda pid: click.echo(f"waiting for the run holding the lock on {key} "
                                             f"(pid {pid}) to finish", err=True)):
         s.update_provenance(key, user_label=text or None)

@@ -24,6 +24,8 @@ from ..plots import check_plot_path, plot_comparison
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
 from ..rules import parse_override
+from ..store import Store
+from ..sweep.catalogue import check_user_label
 from ..sweep.config import _dedupe
 from ..sweep.dry_run import estimate_time
 from ..sweep.summary import capped_warning, has_matches
@@ -130,6 +132,8 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         unique = _dedupe(configs)
         baseline_index = pick_baseline([c.label for c in unique],
                                        [c.key(seed, chunk_size) for c in unique], baseline)
+        label = check_user_label(label, [*Store(store).keys(),
+                                         *(c.key(seed, chunk_size) for c in unique)])
         if plot is not None:
             try:
                 check_plot_path(plot)

@@ -120,6 +120,10 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
                              "half-width), e.g. --games 20000")
         check_run_settings(games=games or 1, seed=seed or 0, threads=threads)
         check_store_path(store, write=not dry_run)
+        from ..store import Store
+        from ..sweep.catalogue import check_user_label
+
+        label = check_user_label(label, Store(store).keys())
         check_user_file(plot, (".png", ".svg"), "--plot")
         check_user_file(summary_file, (".md",), "--summary")
     seed = seed or 0

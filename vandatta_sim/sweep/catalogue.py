@@ -39,6 +39,29 @@ def resolve_key(keys: list[str], given: str, store: str) -> str:
                      f"list --store {store}`")
 
 
+#: The longest label a user may give a stored run.
+MAX_LABEL = 200
+
+
+def check_user_label(text, keys: list[str]) -> str | None:
+    """A user's label for stored runs (``--label``, ``results label``) on one line, or None for
+    none; a one-line SweepError where ``--baseline`` would read it as something else: all digits
+    (an index) or the start of a stored key (``keys``: the store's and the run's own)."""
+    if text is None:
+        return None
+    text = " ".join(str(text).split())
+    if len(text) > MAX_LABEL:
+        raise SweepError(f"label: it has {len(text)} characters; allowed: at most {MAX_LABEL}")
+    if text.isascii() and text.isdigit():
+        raise SweepError(f"label {text!r} looks like an index (--baseline {text} picks the "
+                         "configuration of that number); allowed: a label with a letter in it")
+    taken = [k for k in keys if text and k.startswith(text)]
+    if taken:
+        raise SweepError(f"label {text!r} is the start of the key {taken[0]} (--baseline "
+                         f"{text} would no longer pick that key); allowed: another label")
+    return text
+
+
 def infer_kind(provenance: dict) -> str:
     """The run's kind as recorded, or for runs stored before kinds were recorded, read from
     the command that made them."""
@@ -89,6 +112,26 @@ def policies_text(policies) -> str:
     if len(set(policies)) == 1:
         return f"all={policies[0]}"
     return " ".join(f"{s}={p}" for s, p in enumerate(policies))
+
+
+def configuration_fields(p: dict) -> dict[str, str]:
+    """What decides a stored configuration's games, field by field as people write them (every
+    rule, then ``policy``, ``forget``, ``swap``, ``swap_seat``, ``valuation``), read from its
+    provenance ``p``: the words a verdict names a configuration by, never its label's."""
+    rules = p.get("rules")
+    if not isinstance(rules, dict):  # an older record: its changes from standard
+        rules = Rules().canonical() | rule_changes(p)
+    out = {k: value_text(v) for k, v in rules.items()}
+    out |= {"policy": policies_text(p.get("policies")), "forget": value_text(p.get("forget")),
+            "swap": value_text(p.get("swap")) or "none",
+            "swap_seat": value_text(p.get("swap_seat")) or "each",
+            "valuation": value_text(p.get("valuation")) or "the rules' scale"}
+    return out
+
+
+def stored_fields(store: Store, keys) -> list[dict[str, str]]:
+    """:func:`configuration_fields` of each stored configuration of ``keys``."""
+    return [configuration_fields(store.read_provenance(k)) for k in keys]
 
 
 def _updated(provenance: dict) -> str:
