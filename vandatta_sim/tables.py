@@ -53,9 +53,13 @@ def format_estimate(est, kind: str = "num", digits: int = 2) -> str:
     ``25.7% [25.4, 26.0]`` (``pct``), ``+6.2 pp [+5.8, +6.5]`` (``pp``), ``-0.21 [-0.26,
     -0.16]`` (``diff``), ``+3.4% [+0.5, +6.3]`` (``rel``), ``0.261 [0.258, 0.264]`` (``num``).
     A difference (``pp``, ``diff``, ``rel``) not shown to differ from 0 (its interval holds 0
-    or is undefined) is marked ``(n.s.)``; ``–`` where the value is undefined."""
+    or is undefined) is marked ``(n.s.)``; ``–`` where the value is undefined. A difference
+    exactly 0 with a zero-width interval (every paired game the same, e.g. a rule that cannot
+    act) is said in words, ``0 (no game changed)``: not a test that failed to reject."""
     if not _finite(est.value):
         return "–"
+    if KINDS[kind][3] and est.value == 0 and est.low == 0 and est.high == 0:
+        return f"0{KINDS[kind][1]} (no game changed)"
     text = format_number(est.value, kind, digits)
     if _finite(est.low) and _finite(est.high):
         text += " " + format_interval(est, kind, digits, unit=False)

@@ -11,30 +11,54 @@ interval supports (:func:`rounded`). The statistics come from elsewhere (``value
 
 from __future__ import annotations
 
+import decimal
 import math
 
 RANK_WORDS = {"A": "ace", "J": "jack", "Q": "queen", "K": "king", "8": "eight"}
 
 
-def _decimals(half_width: float) -> int:
-    """Decimals that keep the first significant digit of the interval's half-width (none for
-    a half-width of 1 or more; at most 3)."""
-    if not (math.isfinite(half_width) and half_width > 0):
-        return 1
-    return max(0, min(3, -math.floor(math.log10(half_width))))
+#: The finest rounding step: a thousandth (a half-width below it still shows 3 decimals).
+_FINEST = -3
+
+
+def _step_exponent(half_width: float) -> int:
+    """The rounding step 10**e of an interval of this half-width: the largest power of ten at
+    most half the half-width (so rounding each end outward widens it by less than a quarter of
+    its width), never finer than a thousandth (the step of a zero-width interval too); a
+    tenth where it is undefined."""
+    if not math.isfinite(half_width):
+        return -1
+    if half_width <= 0:
+        return _FINEST
+    return max(_FINEST, math.floor(math.log10(half_width / 2)))
+
+
+def _round_text(x: float, exponent: int, rounding: str) -> str:
+    """``x`` rounded to a multiple of 10**exponent in the direction ``rounding`` (a
+    :mod:`decimal` rounding), exactly: the float's exact decimal value is rounded, so a bound
+    rounded down is never above ``x`` and one rounded up never below it."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 1000  # a double's exact decimal expansion has at most ~770 digits
+        d = decimal.Decimal(x).scaleb(-exponent).to_integral_value(rounding)
+        if d.is_zero():
+            d = d.copy_abs()  # no "-0"
+        if exponent >= 0:
+            return str(int(d) * 10 ** exponent)
+        return f"{d.scaleb(exponent):.{-exponent}f}"
 
 
 def rounded(value: float, low: float, high: float, scale: float = 1.0) -> tuple[str, str, str]:
     """``value``, ``low`` and ``high`` (times ``scale``) as text rounded to what the interval
-    supports: to the decimal of the half-width's first significant digit, and to tens or
-    hundreds where the half-width is that large."""
+    supports: to the step of :func:`_step_exponent` (the largest power of ten at most half the
+    half-width), the value to the nearest step and the bounds **outward** (the low end down,
+    the high end up), so the interval shown always holds the interval computed:
+    [80, 282] is "80 to 290", never "100 to 300"."""
     v, lo, hi = value * scale, low * scale, high * scale
-    half = (hi - lo) / 2
-    if math.isfinite(half) and half >= 10:
-        step = 10 ** math.floor(math.log10(half))
-        return tuple(f"{round(x / step) * step:.0f}" for x in (v, lo, hi))
-    d = _decimals(half)
-    return tuple(f"{x:.{d}f}" for x in (v, lo, hi))
+    if not all(math.isfinite(x) for x in (v, lo, hi)):
+        return tuple(f"{x}" if not math.isfinite(x) else f"{x:.1f}" for x in (v, lo, hi))
+    e = _step_exponent((hi - lo) / 2)
+    return (_round_text(v, e, decimal.ROUND_HALF_EVEN), _round_text(lo, e, decimal.ROUND_FLOOR),
+            _round_text(hi, e, decimal.ROUND_CEILING))
 
 
 def _abs_text(value: float, low: float, high: float, scale: float = 1.0) -> str:
@@ -54,6 +78,12 @@ def _interval_text(low: float, high: float, scale: float = 1.0) -> str:
 
 def _real(low: float, high: float) -> bool:
     return bool(low > 0 or high < 0)
+
+
+def _zero(value: float, low: float, high: float) -> bool:
+    """An effect exactly 0 by construction (every paired game the same): said in words, not
+    as an interval "too small to tell from chance"."""
+    return value == 0 and low == 0 and high == 0
 
 
 def _players_text(policies: str) -> str:
@@ -96,6 +126,8 @@ def _card_value_row(row) -> list[str]:
             out.append(f"{where}, one more {card} in the hand wins about "
                        f"{_abs_text(v, lo, hi, 100)} {more} deals in 100 "
                        f"({_interval_text(lo, hi, 100)})")
+        elif _zero(v, lo, hi):
+            out.append(f"{where}, one more {card} changes no deal's winner")
         else:
             out.append(f"{where}, one more {card} changes the deals won too little to tell "
                        f"from chance at this many deals ({_interval_text(lo, hi, 100)} in 100)")
@@ -105,14 +137,15 @@ def _card_value_row(row) -> list[str]:
             way = "saves" if v < 0 else "costs"
             out[-1] += (f" and {way} about {_abs_text(v, lo, hi)} penalty points a deal "
                         f"({_interval_text(lo, hi)}).")
+        elif _zero(v, lo, hi):
+            out[-1] += ", and no deal's penalty points."
         else:
             out[-1] += (", and its effect on penalty points is too small to tell from chance "
                         f"({_interval_text(lo, hi)} a deal).")
     else:
         out[-1] += "."
-    even = _get(row, "break_even")
-    if even is not None:
-        out.append(_break_even_sentence(card, int(row["face"]), *even))
+    if _get(row, "break_even") is not None:
+        out.append(_break_even_sentence(row, card))
     match = _get(row, "match_win")
     if match is not None:
         v, lo, hi = match
@@ -126,56 +159,142 @@ def _card_value_row(row) -> list[str]:
     return out
 
 
-def _break_even_sentence(card: str, face: int, value: float, low: float, high: float) -> str:
-    """The break-even face value in words, every odd case explained."""
-    if not (math.isfinite(value) and math.isfinite(low) and math.isfinite(high)):
+# --- the break-even verdict -----------------------------------------------------------------
+
+#: "About neutral" needs the whole break-even interval within this many ordinary cards' score
+#: (:func:`vandatta_sim.report.card_value.ordinary_points`) of the card's own score: scored
+#: anywhere in it, one more of the card saves or costs less than re-scoring it by an ordinary
+#: card would move the threshold. The sentence states the margin in points.
+NEUTRAL_MARGIN_CARDS = 1.0
+
+PAYS = "pays to hold"
+COSTS = "costs you points"
+NEUTRAL = "about neutral"
+UNCLEAR = "cannot tell yet"
+UNBOUNDED = "not bounded"
+
+
+def break_even_verdict(face: float, low: float, high: float, slope_low: float,
+                       slope_high: float, margin: float) -> str:
+    """Whether one more card scored ``face`` pays to hold, from its break-even score's interval
+    ``[low, high]`` and the interval of the slope ``b`` of its Δ own points in its score.
+
+    One more card changes its holder's points by Δ(v) = b·(v − v*) at score v, so at ``face``
+    it saves points (:data:`PAYS`) where ``face`` lies outside the interval on the side where
+    b·(face − v*) < 0 for every v* in it (below it for a rising line, above it for a falling
+    one), and costs points (:data:`COSTS`) on the other side: right for either sign of the
+    slope. :data:`NEUTRAL` only where the whole interval lies within ``margin`` of ``face``
+    (it takes precedence: a small effect of known sign is still neutral); :data:`UNCLEAR`
+    where neither holds; :data:`UNBOUNDED` where the interval is not bounded or the slope's
+    sign is not shown. Monotone in the data: as the intervals shrink (nested), the verdict
+    only leaves UNBOUNDED / UNCLEAR, and PAYS or COSTS may only sharpen to NEUTRAL; NEUTRAL
+    never changes, and PAYS never becomes COSTS."""
+    if not (margin >= 0):
+        raise ValueError("the margin must be >= 0")
+    finite = all(math.isfinite(x) for x in (low, high, slope_low, slope_high))
+    if not finite or not (slope_low > 0 or slope_high < 0):
+        return UNBOUNDED
+    if face - margin <= low and high <= face + margin:
+        return NEUTRAL
+    rising = slope_low > 0
+    if face < low:
+        return PAYS if rising else COSTS
+    if face > high:
+        return COSTS if rising else PAYS
+    return UNCLEAR
+
+
+def _ordinary(row) -> float:
+    """An ordinary card's mean score at the row's scale (the unit of the neutral margin)."""
+    if "ordinary" in row and math.isfinite(float(row["ordinary"])):
+        return float(row["ordinary"])
+    from .card_value import ordinary_points
+
+    return ordinary_points(str(row["scale"]))
+
+
+def _margin_text(margin: float) -> str:
+    number = f"{margin:.0f}" if float(margin).is_integer() else f"{margin:.1f}"
+    return f"{number} point{'' if margin == 1 else 's'}"
+
+
+def _break_even_parts(row):
+    """(verdict, face, value, low, high, rising, margin) of a row with a break-even."""
+    v, lo, hi = _get(row, "break_even")
+    slope = _get(row, "slope")
+    slope_lo, slope_hi = (slope[1], slope[2]) if slope is not None else (math.nan, math.nan)
+    margin = NEUTRAL_MARGIN_CARDS * _ordinary(row)
+    face = int(row["face"])
+    verdict = break_even_verdict(face, lo, hi, slope_lo, slope_hi, margin)
+    return verdict, face, v, lo, hi, slope_lo > 0, margin
+
+
+def _break_even_sentence(row, card: str) -> str:
+    """The break-even verdict in words (:func:`break_even_verdict`), every case explained."""
+    verdict, face, value, low, high, rising, margin = _break_even_parts(row)
+    if verdict == UNBOUNDED:
         return (f"These games cannot pin down the score at which an extra {card} would be "
                 "neutral (its interval is unbounded): more games would.")
     v, lo, hi = rounded(value, low, high)
-    if high < 0:
-        return (f"No score of zero or more makes the extra {card} neutral (the break-even comes "
-                f"out below zero, {v}, from {lo} to {hi}): even counted as 0 it leaves you with "
-                "more penalty points, because holding it changes how the hand is played.")
-    if low <= face <= high:
-        return (f"At {face} points it is about neutral: the score that would make it neutral, "
-                f"about {v} ({lo} to {hi}), includes {face}.")
-    if face < low:
-        return (f"At {face} points it pays to hold: only at about {v} points ({lo} to {hi}) "
-                "would it stop saving penalty points.")
-    return (f"At {face} points it costs you points: about {v} ({lo} to {hi}) would be "
-            "neutral.")
+    where = f"its break-even score, about {v} ({lo} to {hi})"
+    m = _margin_text(margin)
+    if verdict == NEUTRAL:
+        return (f"At {face} points it is about neutral: {where}, lies within {m} (one "
+                f"ordinary card of the scale) of {face}.")
+    if verdict == UNCLEAR:
+        return (f"At {face} points these games cannot tell yet whether it pays to hold: "
+                f"{where}, holds {face} and reaches more than {m} (one ordinary card) from it.")
+    below_zero = (" No score of zero or more makes it neutral: even counted as 0 it "
+                  + ("leaves you with more penalty points, because holding it changes how the "
+                     "hand is played." if rising else
+                     "saves you penalty points, because holding it changes how the hand is "
+                     "played.")) if high < 0 else ""
+    if rising:  # one more costs more points the more it scores
+        side = (f"it saves penalty points at any score below {where}" if verdict == PAYS else
+                f"{where}, is below it: only scored lower would it save points")
+    else:  # one more leaves fewer of the card in the hand: it saves more the more it scores
+        side = (f"it saves penalty points at any score above {where}, and the more the "
+                "higher the score, since the extra one leaves fewer of them in your hand "
+                "when someone else goes out" if verdict == PAYS else
+                f"{where}, is above it: only scored higher would it save points")
+    return f"At {face} points it {verdict}: {side}." + below_zero
 
 
-def _break_even_clause(face: int, value: float, low: float, high: float) -> str:
-    """The break-even in a few words, for one line of several."""
-    if not (math.isfinite(value) and math.isfinite(low) and math.isfinite(high)):
+def _break_even_clause(row) -> str:
+    """The break-even verdict in a few words, for one line of several."""
+    verdict, face, value, low, high, rising, margin = _break_even_parts(row)
+    if verdict == UNBOUNDED:
         return "the games cannot pin down its break-even score (more games would)"
     v, lo, hi = rounded(value, low, high)
-    if high < 0:
-        return f"no score of zero or more makes it neutral (break-even {v}, {lo} to {hi})"
-    if low <= face <= high:
-        return f"at {face} points it is about neutral (break-even {v}, {lo} to {hi})"
-    if face < low:
-        return f"at {face} points it pays to hold (break-even about {v}, {lo} to {hi})"
-    return f"at {face} points it costs you points (about {v}, {lo} to {hi}, would be neutral)"
+    even = f"break-even about {v}, {lo} to {hi}"
+    m = _margin_text(margin)
+    if verdict == NEUTRAL:
+        return f"at {face} points it is about neutral ({even}, within {m} of {face})"
+    if verdict == UNCLEAR:
+        return (f"at {face} points the games cannot tell yet whether it pays to hold ({even}, "
+                f"not within {m} of {face})")
+    way = "below" if rising else "above"
+    return f"at {face} points it {verdict} ({even}; it saves points {way} that)"
 
 
 def _compact_row(row) -> str:
     """One line of several: the deal win, the points and the break-even of one row."""
     card = _rank_word(row["rank"])
     parts = []
-    win, points, even = _get(row, "win"), _get(row, "points"), _get(row, "break_even")
+    win, points = _get(row, "win"), _get(row, "points")
     if win is not None:
         v, lo, hi = win
         parts.append(f"{'+' if v > 0 else '−'}{_abs_text(v, lo, hi, 100)} deals won in 100 "
                      f"({_interval_text(lo, hi, 100)})" if _real(lo, hi) else
+                     "no deal's winner changed" if _zero(v, lo, hi) else
                      "no deal-win difference beyond chance")
     if points is not None:
         v, lo, hi = points
         parts.append((f"{'saves' if v < 0 else 'costs'} {_abs_text(v, lo, hi)} points a deal"
-                       if _real(lo, hi) else "points unchanged beyond chance"))
-    if even is not None:
-        parts.append(_break_even_clause(int(row["face"]), *even))
+                       if _real(lo, hi) else "no deal's points changed" if _zero(v, lo, hi)
+                       else "no points difference beyond chance"))
+    if _get(row, "break_even") is not None:
+        parts.append(_break_even_clause(row))
     return (f"At {int(row['players'])} players ({row['scale']} scale, one more {card} "
             f"counting {int(row['face'])}): " + "; ".join(parts) + ".")
 
@@ -209,16 +328,23 @@ MEASURE_WORDS = {
 }
 
 
+#: What each measure is about, for a sentence that says no difference is shown in it.
+MEASURE_TOPICS = {"win_rate_0": "how often förhand (seat 0) wins",
+                  "mean_turns": "how long a game lasts",
+                  "loser_points": "the non-winners' penalty points"}
+
+
 def _delta_clause(row: dict, measure: str) -> str | None:
     value, low, high = (row.get(f"delta_{measure}{s}", math.nan) for s in ("", "_low", "_high"))
     if value is None or not math.isfinite(value):
         return None
     name, unit, scale = MEASURE_WORDS[measure]
+    if _zero(value, low, high):
+        return f"{MEASURE_TOPICS[measure]}: the same in every paired game"
     if not _real(low, high):
-        return f"{name} about as often (the difference, {_interval_text(low, high, scale)}, " \
-               "is too small to tell from chance)" if measure == "win_rate_0" else \
-            f"{name} about the same ({_interval_text(low, high, scale)} {unit}, not a real " \
-            "difference at this many games)"
+        return f"no difference shown in {MEASURE_TOPICS[measure]} " \
+               f"({_interval_text(low, high, scale)} {unit}, too small to tell from chance " \
+               "at this many games)"
     way = "more" if value > 0 else "fewer"
     if measure == "mean_turns":
         way = "longer" if value > 0 else "shorter"
@@ -286,7 +412,8 @@ def single_verdict(row, policies: str, unit: str = "games") -> str:
     elif hi < fair:
         judged = "less than the fair share, a real förhand disadvantage at this many " + unit
     else:
-        judged = "about the fair share (the difference is too small to tell from chance)"
+        judged = ("not shown to differ from the fair share (the difference is too small to "
+                  "tell from chance)")
     out = [f"Förhand (seat 0) wins {share}% of the {unit} ({slo} to {shi}), against a fair "
            f"share of {100 * fair:.1f}% at {players} players; that is {judged}."]
     turns = _get(row, "mean_turns")
