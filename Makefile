@@ -5,8 +5,10 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 CLI := $(VENV)/bin/vandatta-sim
-# numba's compiled kernels are cached here (a fresh clone starts with an empty cache)
-export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+# numba's compiled kernels: the package picks their folder, this checkout's .numba_cache unless
+# NUMBA_CACHE_DIR names another (vandatta_sim/kernel_cache.py), so what the install compiles
+# serves every later command from any shell; the Makefile sets nothing and asks the package
+ASK_CACHE_DIR = $(PY) -c "from vandatta_sim.kernel_cache import cache_dir; print(cache_dir() or '')"
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
@@ -23,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dask]"
-	@echo "compiling the engine's kernels into $(NUMBA_CACHE_DIR) (minutes, once)"
+	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
 	$(CLI) simulate --games 10 --match single --preset seed000 > /dev/null
 	$(CLI) simulate --games 2 --match single --policy 0=search > /dev/null
@@ -90,7 +92,7 @@ players: reports/players.md ## Only the players' ladder report (reports/players.
 design: reports/design.md ## Only the rules designer's worked examples (reports/design.md)
 
 clean-cache: ## Remove numba's compiled-kernel cache (an engine edit needs none: one stamp covers its sources)
-	rm -rf $(NUMBA_CACHE_DIR)
+	@folder=$$($(ASK_CACHE_DIR)) && test -n "$$folder" && echo "rm -rf $$folder" && rm -rf "$$folder"
 
 clean-results: ## Remove the stored sweep results (reports will recompute them)
 	rm -rf results

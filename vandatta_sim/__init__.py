@@ -1,6 +1,12 @@
 """vandatta-sim: Monte Carlo rules-variant analysis for the Swedish card game Vändåtta."""
 
+from . import kernel_cache
+
 __version__ = "0.1.0"
+
+# numba's cache folder, chosen before any module of the package decorates a kernel: the one the
+# install compiled into, from any shell and working directory (see kernel_cache)
+kernel_cache.choose()
 
 #: Bumped whenever the engine's behaviour changes (same seed, different games); stored with
 #: every result so that results from different engine behaviour are never mixed.
