@@ -24,12 +24,17 @@ from eight_players import break_even_cell, player_for
 from vandatta_sim.report.card_value import card_value, effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import RANKS, SCALE_NAMES, face_values
 from vandatta_sim.rules import PRESETS
-from vandatta_sim.stats import Estimate
+from vandatta_sim.stats import Estimate, holm_adjust, p_value
 from vandatta_sim.tables import format_estimate as fmt, format_table, row_estimate as est
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100
-#: The strongest practical player who plays the scale (the first screen's; ``--player``).
+#: The first screen's players (``--player``; default `expert`, the committed report's).
 PLAYER = "expert"
+#: Each table's tuned player: `expert` with weights fitted to that scale and table size, the
+#: players who adapt to what an eight scores (issue 37's headline); with it `expert`, one fixed
+#: player for every table, is measured beside it as the reference. The first screen then has 40
+#: lines for a full run, so a `--quick` run's extra header note does not fit with it.
+ADAPTED = "tuned:standard-{scale}-{players}"
 #: The first screen: no line wider than this, and at most SCREEN_LINES lines.
 WIDTH = 100
 SCREEN_LINES = 40
@@ -136,23 +141,39 @@ def family_line(values: pd.DataFrame, scale: str) -> str:
     pts = four["points"]
     saves = (f"saves you {-pts:.1f} penalty points a deal" if four["points_high"] < 0 else
              f"costs you {pts:.1f} penalty points a deal" if four["points_low"] > 0 else
-             "leaves your penalty points about where they were")
+             "changes your penalty points too little to tell at this many deals")
     matches = (f"about {in_100(four['match_win'])} more matches in 100"
-               if four["match_win_low"] > 0 else "no match wins we can measure")
+               if four["match_win_low"] > 0 else
+               f"about {in_100(four['match_win'])} fewer matches in 100"
+               if four["match_win_high"] < 0 else
+               "a change of match wins too small to tell at this many matches")
     return wrap(f"- **{scale}** (an eight counts {int(four['face'])}): at 4 players one more "
                 f"eight wins you about {in_100(four['win'])} more deals in 100, {matches}, "
                 f"and {saves}.", "  ")
 
 
-def continuity(rob: dict) -> str:
-    """Where the headline player is not `expert`: one line with `expert`'s numbers beside."""
+def players_words(player: str) -> str:
+    """Which players the first screen is for, in a few words (a template named once)."""
+    if "{scale}" in player or "{players}" in player:
+        return ("its table's tuned player, `"
+                + player.replace("{scale}", "SCALE").replace("{players}", "N") + "`")
+    return f"`{player}`"
+
+
+def continuity(rob: dict, player: str) -> str:
+    """Where the headline player is not `expert`: which players and why in one sentence, and
+    `expert`'s numbers beside them at 4 players with the paired difference (all sizes: §6)."""
     cells = [rob[(scale, 4)] for scale in SCALE_NAMES]
     if "expert" not in cells[0]:
         return ""
-    return wrap("Beside it, with `expert` everywhere (as in earlier reports), one more eight "
-                "adds " + " / ".join(f"{100 * c['expert'].value:+.1f}" for c in cells)
-                + " pp of deal wins at 4 players (" + " / ".join(SCALE_NAMES)
-                + "; the paired difference is in §6).") + "\n\n"
+    why = ("Tuned players are `expert` with weights fitted by `vandatta-sim tune` to each scale "
+           "and table size (match wins): they play eights by what an eight scores there, as "
+           "players who adapt would. " if player.startswith("tuned:") else "")
+    return (why + "Beside them `expert`, one fixed player for every table (the reference), "
+            "gets " + " / ".join(f"{100 * c['expert'].value:+.1f}" for c in cells)
+            + " pp of deal wins from one more eight at 4 players (" + " / ".join(SCALE_NAMES)
+            + "); headline minus `expert` on the same deals: "
+            + " / ".join(pp(c["vs_expert"]) for c in cells) + " pp (every size: §6). ")
 
 
 def first_screen(ctx, values: pd.DataFrame, player: str, figure: str, rob: dict) -> str:
@@ -162,18 +183,17 @@ def first_screen(ctx, values: pd.DataFrame, player: str, figure: str, rob: dict)
              pp(est(r, "points"), 2, 1.0)] for _, r in e.iterrows()]
     possible = e.groupby("players")["possible"].min()
     share = ", ".join(f"{100 * possible.loc[p]:.0f} % at {p}" for p in possible.index)
-    players = ", ".join(sorted(set(values["player"])))
     text = (
         wrap("**What one more eight in your starting hand does for you** (`standard` rules; "
-             f"every seat plays `{players}`; 95 % intervals; pp = percentage points, i.e. wins "
-             "in 100):") + "\n\n"
+             f"every seat plays {players_words(player)}; 95 % intervals; pp: wins in 100):")
+        + "\n\n"
         + format_table(["scale", "players", "deal wins (pp)", "match wins (pp)",
                         "own penalty points a deal (− fewer)"], rows, "lrrrr") + "\n"
         + "\n".join(family_line(values, s) for s in SCALE_NAMES) + "\n\n"
-        + wrap("Counted over the deals where an eight is left in the talon to exchange "
-               f"({share} players). The slow, stronger `search` was checked on the same deals "
-               "(§6).")
-        + "\n\n" + continuity(rob) + figure + "\n---\n\n")
+        + wrap(continuity(rob, player) + "Counted over the deals where an eight is left in "
+               f"the talon to exchange ({share} players). The slow, stronger `search` was "
+               "checked on the same deals (§6).")
+        + "\n\n" + figure + "\n---\n\n")
     return text
 
 
@@ -259,7 +279,7 @@ def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
         + "\n**Across scales.** The scale changes who wins a deal only through how the players "
         "weigh the cards. The eight's deal-win effect under each scale minus under `base`, "
         "paired game by game (the same seeds give the same deals and focal seats under every "
-        f"scale): {across}.\n\n"
+        f"scale): {across}. " + across_multiplicity(scales) + "\n\n"
         "**Matches across scales.** A match to 100 lasts "
         + ", ".join(f"{lengths[s]:.1f} deals under `{s}`" for s in SCALE_NAMES)
         + " at four players, and the extra card is in the first deal only, so the match "
@@ -268,18 +288,37 @@ def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
           "mean length; the length's own uncertainty, under 1 %, is left out).\n\n")
 
 
+#: The family error rate of the across-scale comparisons (Holm, as claims.md does).
+ACROSS_ALPHA = 0.05
+
+
+def across_multiplicity(scales: dict) -> str:
+    """The across-scale comparisons as one family: which stay distinguishable from 0 under
+    Holm's procedure over all of them (each interval above is a plain 95 % one)."""
+    keys = list(scales)
+    adjusted = holm_adjust([p_value(scales[k]) for k in keys])
+    kept = [f"{s} − base at {p} players (Holm p {a:.2g})" for (s, p), a in zip(keys, adjusted)
+            if a <= ACROSS_ALPHA]
+    return (f"**Multiplicity:** these are {len(keys)} comparisons, each interval a plain 95 % "
+            f"one; taken as one family with Holm's procedure at error rate "
+            f"{ACROSS_ALPHA:.0%} (as claims.md does), "
+            + (f"{len(kept)} of {len(keys)} stay distinguishable from 0: " + "; ".join(kept)
+               if kept else f"none of the {len(keys)} stays distinguishable from 0") + ".")
+
+
 def held_fixed(player: str) -> str:
-    """What "decisions held fixed" means for the players used."""
-    if player != "expert":
-        return (f"**Decisions held fixed:** every seat (`{player}`) plays as it would at the "
-                "real score; whether it would play otherwise at the break-even score depends "
-                "on how it weighs the eight's score, which this report does not measure.")
-    return ("**Decisions held fixed:** the players used (all seats `expert`) rank an eight "
-            "below every other card whatever it scores up to 100 (in `_expert_pick` an "
-            "eight's place is lowered by 1,000 or more, more than ten times any score up to "
-            "100), so at a break-even up to 100 their play is the play they would choose at "
-            "that score anyway; above 100 the threshold is that of today's play, which a "
-            "player who weighed the eight's score might change.")
+    """What "decisions held fixed" means for the players used, and what it does not."""
+    return (f"**Decisions held fixed, and what that means:** in both runs every seat "
+            f"(`{player}`) weighs the eight at the table's real score, so the cards left in "
+            "each hand are those of the play chosen at that score. The players weigh the "
+            "eight by the score they are told (`valuation`: the scale-aware eight rule of "
+            "docs/policies.md), so a player told that the eight scored the break-even would "
+            "in general play its eights otherwise (the opponents' hand size at which it dumps "
+            "an eight moves with the score), below 100 too. The break-even "
+            "is therefore a threshold of today's play at the real score, not the score at "
+            "which players who know it would be indifferent to one more eight; how many "
+            "games change when the players weigh the eight at the break-even is not measured "
+            "in this report.")
 
 
 def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> str:
