@@ -40,7 +40,7 @@ from . import ENGINE_VERSION
 from . import engine as E
 from . import tuned
 from .atomic import write_atomically
-from .paths import PathError, read_json_file, shorten
+from .paths import PathError, check_output_file, read_json_file, shorten
 from .rules import Rules
 from .simulate import Seats, SimulationError, simulate
 from .stats import Estimate, paired_difference
@@ -417,6 +417,10 @@ def _finished(settings: TuneSettings, done: Path) -> tuned.TunedPolicy | None:
 
 def _run_locked(settings, store, evaluate, validate, threads, command, progress) -> TuneResult:
     done = policy_path(store, settings.name)
+    try:  # the result's path, checked before the games, not after them
+        check_output_file(done, "tuned policy")
+    except PathError as exc:
+        raise TuneError(f"tune {settings.name!r}: {exc}") from None
     policy = _finished(settings, done)
     if policy is not None:
         v = policy.provenance["validation"]

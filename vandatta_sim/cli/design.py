@@ -62,18 +62,36 @@ def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, no_progress
             from ..paths import check_store_folder
 
             check_store_folder(out, "--out-dir")
+            _check_out_files(out, spec.finalists)
     if storage is not None and "://" not in storage:
         raise click.UsageError(f"--storage {storage!r}: allowed: an RDB URL such as "
                                "sqlite:///study.db or postgresql://user@host/db")
-    if dry_run:
-        from ..design.plan import dry_run_text
+    from ..design.search import StudyStorageError, storage_errors
 
-        click.echo(dry_run_text(spec, store, storage, threads))
-        return
-    message = ("interrupted: the finished trials are stored in the study; run the same command "
-               "again to continue")
-    with interrupts_end_the_run(message):
-        _design(spec, store, storage, out, threads, no_progress, as_json)
+    try:
+        if dry_run:
+            from ..design.plan import dry_run_text
+
+            with storage_errors(storage):
+                click.echo(dry_run_text(spec, store, storage, threads))
+            return
+        message = ("interrupted: the finished trials are stored in the study; run the same "
+                   "command again to continue")
+        # a storage error anywhere (a bad URL, a damaged study file, a full disk), or rules
+        # no trial could deal: one line
+        with interrupts_end_the_run(message), usage_errors(), storage_errors(storage):
+            _design(spec, store, storage, out, threads, no_progress, as_json)
+    except StudyStorageError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _check_out_files(out: Path, finalists: int) -> None:
+    """The files the design will write in an existing --out-dir, checked before any trial."""
+    from ..paths import check_output_file
+
+    if out.is_dir():
+        for name in [f"rank-{k}.toml" for k in range(1, finalists + 1)] + ["front.png"]:
+            check_output_file(out / name, "--out-dir")
 
 
 def _design(spec, store, storage, out, threads, no_progress, as_json):

@@ -39,7 +39,7 @@ from .options import (baseline_option, dry_run_option, forget_option, json_optio
                       player_counts_option, plot_option, policy_option, precision_option,
                       preset_option, quiet_option, rules_file_option, store_option,
                       summary_option, sweep_games_option, sweep_seed_option, sweep_threads_option)
-from .paramtypes import ASCII_INT
+from .paramtypes import ASCII_INT, MAX_SWEEP_GAMES, CountType
 
 
 @click.command("sweep", epilog="\b\n" + SWEEP_FILE_HELP)
@@ -56,7 +56,8 @@ from .paramtypes import ASCII_INT
 @click.option("--swap", metavar="RANK", help="Swap experiment: give a seat a card of RANK.")
 @sweep_games_option
 @precision_option
-@click.option("--max-games", type=ASCII_INT, metavar="N",
+@click.option("--max-games", type=CountType("max_games", 1, MAX_SWEEP_GAMES, "2^62"),
+              metavar="N",
               help=f"Cap per configuration with --precision (default {DEFAULT_MAX_GAMES:,}).")
 @sweep_seed_option
 @click.option("--chunk-size", type=ASCII_INT, metavar="N",

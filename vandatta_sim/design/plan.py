@@ -41,9 +41,11 @@ def games_per_measure(spec: DesignSpec, games: int, skill_games: int) -> dict[in
 
 def dry_run_text(spec: DesignSpec, store, storage: str | None = None,
                  threads: int | None = None, estimate: bool = True) -> str:
-    default = storage is None
     storage = storage or default_storage(spec, store)
-    exists = not default or Path(storage[len("sqlite:///"):]).is_file()
+    # a SQLite study is read only where its file exists: opening one creates it (a dry run
+    # writes nothing); another database is read as it is
+    exists = (not storage.startswith("sqlite:///")
+              or Path(storage[len("sqlite:///"):]).is_file())
     done = len(study_trials(spec, storage)) if exists else 0
     left = max(0, spec.trials - done)
     skill_final = max(1, round(spec.final_games * spec.skill_games / spec.games))

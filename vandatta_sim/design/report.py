@@ -206,6 +206,12 @@ def write_rules_files(result: DesignResult, folder) -> list[Path]:
         write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"),
                          "rules file")
         out.append(path)
+    # an earlier run's ranks beyond this one's (it had more finalists) would read as this
+    # run's: removed, and only files of exactly that name
+    for stale in folder.glob("rank-*.toml"):
+        number = stale.name[len("rank-"):-len(".toml")]
+        if number.isascii() and number.isdigit() and stale not in out and stale.is_file():
+            stale.unlink()
     return out
 
 

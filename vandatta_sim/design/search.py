@@ -24,6 +24,7 @@ games on seeds no trial used (:func:`final_seed`), and only those measurements a
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import socket
@@ -128,6 +129,46 @@ def _study(spec: DesignSpec, storage: str, number: int, create: bool = True):
         return optuna.create_study(storage=storage, study_name=spec.study_name(),
                                    directions=directions, load_if_exists=True,
                                    sampler=_sampler(spec, number))
+
+
+class StudyStorageError(RuntimeError):
+    """The study's storage cannot be used (a bad URL, a missing driver, a damaged file, a full
+    disk); the message is one line naming the storage."""
+
+
+def _is_storage_error(exc: BaseException) -> bool:
+    """An error of optuna's storage layer: SQLAlchemy's, optuna's own, sqlite3's, or a
+    database driver that is not installed (imported by SQLAlchemy when the URL is opened)."""
+    import sqlite3
+    import sys
+
+    kinds = [sqlite3.Error]
+    if "sqlalchemy" in sys.modules:
+        kinds.append(sys.modules["sqlalchemy"].exc.SQLAlchemyError)
+    if "optuna" in sys.modules:
+        kinds.append(sys.modules["optuna"].exceptions.OptunaError)
+    if isinstance(exc, ImportError):
+        return not (exc.name or "").startswith(("vandatta_sim", "optuna"))
+    return isinstance(exc, tuple(kinds))
+
+
+@contextlib.contextmanager
+def storage_errors(storage: str | None):
+    """Errors of the study's storage, raised anywhere inside (opening, a trial's write, a full
+    disk half-way), as one :class:`StudyStorageError` line: the library's own words, first
+    line only (SQLAlchemy appends the SQL and a link)."""
+    try:
+        yield
+    except Exception as exc:
+        if not _is_storage_error(exc):
+            raise
+        cause = getattr(exc, "orig", None) or exc
+        lines = str(cause).strip().splitlines() or [type(cause).__name__]
+        reason = lines[0] if not isinstance(exc, ImportError) else (
+            f"a database driver is not installed ({lines[0]})")
+        where = "the study's storage" if storage is None else f"--storage {storage!r}"
+        raise StudyStorageError(f"{where}: {reason}; allowed: a reachable RDB URL such as "
+                                "sqlite:///study.db with its driver installed") from None
 
 
 def open_storage(storage: str):

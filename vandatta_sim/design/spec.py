@@ -211,7 +211,7 @@ def _fixed_rules(data: Mapping, folder: Path) -> tuple[Rules, set[str]]:
     _check_keys(data, "fixed", _SECTIONS["fixed"])
     raw = data.get("set", [])
     if isinstance(raw, Mapping):
-        raw = [f"{k}={json.dumps(v) if isinstance(v, str) else _toml(v)}" for k, v in raw.items()]
+        raw = [f"{k}={_toml(v, _where('fixed', f'set.{k}'))}" for k, v in raw.items()]
     if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
         raise SpecError(f"{_where('fixed', 'set')}: allowed: a list of \"field=value\" strings "
                         "or a table")
@@ -231,12 +231,22 @@ def _fixed_rules(data: Mapping, folder: Path) -> tuple[Rules, set[str]]:
     return rules, named
 
 
-def _toml(value) -> str:
+def _toml(value, where: str) -> str:
+    """A TOML value written back as TOML text (``set`` as a table becomes ``field=value``);
+    a value no rule can hold (a date or a time) is refused by name."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Mapping):
-        return "{" + ",".join(f"{json.dumps(str(k))}={_toml(v)}" for k, v in value.items()) + "}"
-    return json.dumps(value)
+        return "{" + ",".join(f"{json.dumps(str(k))}={_toml(v, where)}"
+                              for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(_toml(v, where) for v in value) + "]"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, str | int | float):
+        return json.dumps(value)
+    raise SpecError(f"{where} = {value!s}: a {type(value).__name__} is not allowed in a rule; "
+                    "allowed: strings, numbers, booleans, arrays and tables")
 
 
 def _free(data: Mapping, base: Rules, players: tuple[int, ...], fixed: set[str]
@@ -371,6 +381,15 @@ def _check_goals(goals: list[Goal]) -> None:
         if lows and highs and max(lows) > min(highs):
             raise SpecError(f"{_where('goals')}: {g.measure} at least {max(lows):g} and at most "
                             f"{min(highs):g} is impossible")
+        # a target its own measure's caps forbid asks for two things at once (the conflict
+        # rule): the search could only ever stop at the cap
+        if g.target is not None and ((highs and g.target > min(highs))
+                                     or (lows and g.target < max(lows))):
+            cap = (f"at most {min(highs):g}" if highs and g.target > min(highs)
+                   else f"at least {max(lows):g}")
+            raise SpecError(f"{_where('goals')}: {g.measure} target {g.target:g} lies outside "
+                            f"its own cap ({cap}); allowed: a target the caps allow, or "
+                            "another cap")
     objectives = [g for g in goals if not g.is_cap]
     if not objectives:
         raise SpecError(f"{_where('goals')}: only caps; give at least one goal to optimise "

@@ -24,6 +24,9 @@ DEFAULT_CHUNK_SIZE = 100_000
 DEFAULT_MAX_GAMES = 10**8
 DEFAULT_STORE = "results"
 MAX_CHUNK_SIZE = 10_000_000
+#: A configuration's games are game indices 0 … games - 1 (cli.paramtypes.MAX_SWEEP_GAMES):
+#: games and max_games, from a file or an option, stay within them.
+MAX_SWEEP_GAMES = 2**62
 #: Temporary files older than this are left by a dead writer and removed when a sweep starts.
 STALE_TEMP_SECONDS = 600
 
@@ -132,7 +135,8 @@ def _check_run_settings(settings: Mapping, where: str) -> dict:
             out[name] = float(value)
         else:
             low = 0 if name == "seed" else 1
-            high = MAX_CHUNK_SIZE if name == "chunk_size" else None
+            high = {"chunk_size": MAX_CHUNK_SIZE, "games": MAX_SWEEP_GAMES,
+                    "max_games": MAX_SWEEP_GAMES}.get(name)
             out[name] = _checked(check_count, value, f"{where}{name}", low, high)
     if "games" in out and "precision" in out:
         raise SweepError(f"{where}give games or precision, not both")
