@@ -235,8 +235,8 @@ def test_comparison_verdict_marks_real_and_chance_differences():
     summary = pd.DataFrame([{"label": "players=4 stacking=false"},
                             {"label": "players=4 stacking=true"}])
     rows = [{"baseline": True, "paired_games": 1000},
-            {"baseline": False, "paired_games": 1000,
-             "delta_win_rate_0": 0.001, "delta_win_rate_0_low": -0.01,
+            {"baseline": False, "paired_games": 1000, "varied": "stacking=true",
+             "varied_baseline": "stacking=false", "delta_win_rate_0": 0.001, "delta_win_rate_0_low": -0.01,
              "delta_win_rate_0_high": 0.012,
              "delta_mean_turns": -5.2, "delta_mean_turns_low": -5.6,
              "delta_mean_turns_high": -4.8,

@@ -64,7 +64,8 @@ def _resolve_key(s: Store, key: str, store: str) -> str:
 @json_option
 def results_list(kind, where, since, store, as_json):
     """One line per stored configuration, oldest first (newest last): when it was last updated,
-    key, kind (sweep, value, report, design), games, seed, match, players, scale, swapped rank
+    key, the kinds of run that used it (sweep, value, report, design; --kind finds a
+    configuration under each), games, seed, match, players, scale, swapped rank
     (@seat where one seat holds it), policies, the rules as changes from standard (after the rules
     file's name), the label (yours from --label or `results label`, else the configuration's)
     and the command that made it."""

@@ -361,14 +361,12 @@ def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str |
                        unit: str = "games", most: int = 3) -> str:
     """The plain verdict under a comparison of configurations with a baseline: for each of up
     to ``most`` others, what changes (förhand's wins, the length of a game, the losers'
-    points) with the real differences first, then the players it assumes."""
-    labels = [str(x) for x in summary["label"]]
-    from ..plots import varied_labels
-
-    short = varied_labels(labels)
+    points) with the real differences first, then the players it assumes. A configuration is
+    named by the fields that tell it from the baseline (``rows``' ``varied``, from
+    :func:`vandatta_sim.sweep.compare.paired_comparison`), never by its label's words."""
     sentences = []
     others = [r for r in rows if not r.get("baseline")]
-    for i, r in enumerate(rows):
+    for r in rows:
         if r.get("baseline") or len(sentences) >= most:
             continue
         measured = [m for m in MEASURE_WORDS if _delta_clause(r, m)]
@@ -376,7 +374,8 @@ def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str |
             continue
         real = [m for m in measured if _real(r[f"delta_{m}_low"], r[f"delta_{m}_high"])]
         clauses = [_delta_clause(r, m) for m in real + [m for m in measured if m not in real]]
-        head = f"With {short[i]} instead of {short[baseline]}"
+        ours, theirs = _pair_names(r, str(rows[baseline].get("key", "")))
+        head = f"With {ours} instead of {theirs}"
         n = int(r.get("paired_games", 0))
         if real:
             sentences.append(f"{head}, " + "; ".join(clauses) + f", over {n:,} paired {unit}.")
@@ -390,6 +389,21 @@ def comparison_verdict(summary, rows: list[dict], baseline: int, policies: str |
     sentences.append(f"This is what happens with {_players_text(players)}; other players can "
                      "give other answers.")
     return "\n".join(sentences)
+
+
+def _pair_names(row: dict, baseline_key: str) -> tuple[str, str]:
+    """A configuration's and the baseline's names in a comparison: the fields in which they
+    differ (``stacking=true``, ``stacking=false``), each with the user's label beside it in
+    quotes where their labels differ; the keys where no field differs (two chunkings, say)."""
+    ours, theirs = row.get("varied") or "", row.get("varied_baseline") or ""
+    if not ours:
+        ours, theirs = (f"the games of key {row.get('key', '')}",
+                        f"those of key {baseline_key} (the same rules and players)")
+    mine, base = row.get("user_label") or "", row.get("baseline_user_label") or ""
+    if mine != base:
+        ours += f' ("{mine}")' if mine else ""
+        theirs += f' ("{base}")' if base else ""
+    return ours, theirs
 
 
 def _common_policies(summary) -> str:

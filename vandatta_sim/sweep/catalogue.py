@@ -19,7 +19,7 @@ from .config import SweepError
 from .provenance import KINDS
 
 #: The fields of a catalogue row, in the order ``results list`` shows them.
-FIELDS = ("updated", "key", "kind", "games", "chunks", "seed", "match", "players", "scale",
+FIELDS = ("updated", "key", "kind", "kinds", "games", "chunks", "seed", "match", "players", "scale",
           "swap", "policies", "changes", "engine_version", "label", "user_label", "command")
 
 
@@ -129,9 +129,19 @@ def configuration_fields(p: dict) -> dict[str, str]:
     return out
 
 
-def stored_fields(store: Store, keys) -> list[dict[str, str]]:
-    """:func:`configuration_fields` of each stored configuration of ``keys``."""
-    return [configuration_fields(store.read_provenance(k)) for k in keys]
+def fields_apart(fields: dict[str, str], other: dict[str, str]) -> tuple[str, str]:
+    """The fields in which two configurations differ (:func:`configuration_fields`), as each
+    has them: ``("stacking=true", "stacking=false")``; two empty names where none differ."""
+    apart = [k for k in dict.fromkeys([*fields, *other]) if fields.get(k) != other.get(k)]
+    return (" ".join(f"{k}={fields.get(k, '')}" for k in apart),
+            " ".join(f"{k}={other.get(k, '')}" for k in apart))
+
+
+def run_kinds(p: dict) -> list[str]:
+    """Every kind of run that used the configuration (its games serve any later run with the
+    same key): its first run's, then those of the runs recorded since, each once."""
+    later = [r.get("kind") for r in p.get("runs") or [] if isinstance(r, dict)]
+    return list(dict.fromkeys([infer_kind(p), *(k for k in later if k in KINDS)]))
 
 
 def _updated(provenance: dict) -> str:
@@ -153,6 +163,7 @@ def row_of(key: str, p: dict) -> dict:
     provenance last recorded them)."""
     scale = p.get("scale", (p.get("rules") or {}).get("scale"))
     return {"updated": _updated(p), "key": key, "kind": infer_kind(p) if p else "",
+            "kinds": run_kinds(p) if p else [],
             "games": p.get("games_stored", 0), "chunks": p.get("chunks_stored", 0),
             "seed": p.get("seed"),
             "match": p.get("match"), "players": p.get("players"),
@@ -209,7 +220,7 @@ def matches(r: dict, kind: str | None, where: list[tuple[str, str]], since: str 
     """Whether row ``r`` passes the filters: its kind, each ``field=value`` (the value equal
     to the field as listed, or for changes, policies, label, user_label and command, a part
     of it) and an update at or after ``since``."""
-    if kind is not None and r["kind"] != kind:
+    if kind is not None and kind not in r["kinds"]:  # a sweep arm a value run stored first too
         return False
     if since is not None and not (r["updated"] and r["updated"] >= since):
         return False
@@ -237,7 +248,8 @@ def list_cells(r: dict) -> list[str]:
     the configuration label only where no user label replaces it."""
     swap = "" if r["swap"] is None else (
         r["swap"] + ("" if r["swap_seat"] is None else f"@{r['swap_seat']}"))
-    return [r["updated"], r["key"], r["kind"], f"{int(r['games']):,}", value_text(r["seed"]),
+    return [r["updated"], r["key"], ",".join(r["kinds"]), f"{int(r['games']):,}",
+            value_text(r["seed"]),
             value_text(r["match"]), value_text(r["players"]), value_text(r["scale"]),
             value_text(r["engine_version"]), swap,
             policies_text(r["policies"]), changes_text(r["changes"], r["rules_file"]),

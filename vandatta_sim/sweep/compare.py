@@ -13,6 +13,7 @@ import pandas as pd
 
 from ..stats import Estimate, Moments, paired_moments
 from ..store import Store
+from .catalogue import configuration_fields, fields_apart
 from .config import DEFAULT_STORE, SweepError, _as_store
 from .summary import _summary_columns, loser_points
 
@@ -87,7 +88,11 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
     """For each of ``keys``, the paired difference of each measure against ``keys[baseline]``
     over the games both hold (``games[key]`` limits a key to its first games): one dict per key
     with ``paired_games`` and ``delta_<measure>`` plus ``_low``/``_high`` (95%). The baseline's
-    own row has ``baseline`` True and no deltas. SweepError when seeds or player counts differ."""
+    own row has ``baseline`` True and no deltas. Each other row names what tells it from the
+    baseline, read from the two configurations' fields (never their labels, which the caller's
+    summary carries): ``varied`` (``stacking=true``) and ``varied_baseline``
+    (``stacking=false``), and the user's labels of both (``user_label``,
+    ``baseline_user_label``). SweepError when seeds or player counts differ."""
     store = _as_store(store)
     provenance = [store.read_provenance(k) for k in keys]
     base = provenance[baseline]
@@ -103,12 +108,17 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
                for k, p in zip(keys, provenance)]
     held = [min(stored_games(store, k, r.chunk_size), (games or {}).get(k, np.inf))
             for k, r in zip(keys, readers)]
+    fields = [configuration_fields(p) for p in provenance]
     rows = []
     for i, key in enumerate(keys):
-        row = {"key": key, "label": provenance[i].get("label", ""), "baseline": i == baseline}
+        row = {"key": key, "baseline": i == baseline}
         if i == baseline:
             rows.append(row | {"paired_games": int(held[i])})
             continue
+        varied, varied_baseline = fields_apart(fields[i], fields[baseline])
+        row |= {"varied": varied, "varied_baseline": varied_baseline,
+                "user_label": provenance[i].get("user_label") or "",
+                "baseline_user_label": base.get("user_label") or ""}
         n = int(min(held[i], held[baseline]))
         sums = {m: Moments() for m in measures}
         block = readers[baseline].chunk_size
@@ -145,16 +155,17 @@ def _delta_text(row: dict, measure: str) -> str:
             f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]{marked}")
 
 
-def format_comparison(rows: list[dict], matches: bool = False) -> str:
+def format_comparison(rows: list[dict], labels: list[str], matches: bool = False) -> str:
     """Each configuration's paired difference from the baseline (Δ = configuration − baseline,
     95% interval; shares in percentage points; n.s. where the interval holds 0), with deals
-    per match where matches are played."""
+    per match where matches are played; each row under its ``labels`` entry (the caller's
+    summary's: what this run calls the configuration, not what its first run called it)."""
     from ..tables import format_table
 
     measures = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
     header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in measures)]
-    lines = [[r["key"], r["label"], f"{r['paired_games']:,}",
-              *(_delta_text(r, m) for m in measures)] for r in rows]
+    lines = [[r["key"], label, f"{r['paired_games']:,}",
+              *(_delta_text(r, m) for m in measures)] for r, label in zip(rows, labels)]
     return format_table(header, lines, "llr" + "l" * len(measures), style="text")
 
 
@@ -206,7 +217,7 @@ def comparison_text(summary: pd.DataFrame, rows: list[dict], baseline: int,
     matches are played) and, with ``per_seat``, every seat's below them."""
     from .summary import has_matches
 
-    main = format_comparison(rows, has_matches(summary))
+    main = format_comparison(rows, [str(x) for x in summary["label"]], has_matches(summary))
     return (f"Δ = configuration − baseline ({summary['label'].iloc[baseline]}), paired by game "
             "index, 95% interval; shares in percentage points; n.s. = the interval holds 0\n"
             + main + ("\n\n" + format_per_seat(summary, rows) if per_seat else ""))

@@ -66,7 +66,9 @@ def _provenance(config: Config, key: str, seed: int, chunk_size: int, command: s
         "scale": list(scale) if isinstance(scale, tuple) else scale,
         "players": config.rules.players, "policies": list(config.seats.policies),
         "forget": [float(f) for f in config.seats.forget], "match": config.rules.match,
-        "swap": config.swap, "swap_seat": config.swap_seat, "seed": seed,
+        "swap": config.swap, "swap_seat": config.swap_seat,
+        "valuation": list(config.valuation) if isinstance(config.valuation, tuple)
+        else config.valuation, "seed": seed,
         "chunk_size": chunk_size, "engine_version": ENGINE_VERSION,
         "simulator_version": __version__, "packages": versions, "command": command,
         "backend": backend,
