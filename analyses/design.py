@@ -15,7 +15,7 @@ from pathlib import Path
 import common
 
 from vandatta_sim.design import parse_spec
-from vandatta_sim.design.report import (changes_in_words, how_measured, ranked_rows,
+from vandatta_sim.design.report import (changes_in_words, fixed_text, how_measured, ranked_rows,
                                         rules_file_text, verdict)
 from vandatta_sim.design.search import run_design
 from vandatta_sim.tables import format_table
@@ -77,7 +77,8 @@ def section(ctx: common.Context, name: str) -> str:
         f"**Verdict:** {verdict(result)}", "",
         "The rank-1 rules file (`vandatta-sim design` writes it as `rank-1.toml`):", "",
         "```toml", rules_file_text(result, 1).rstrip(), "```", "",
-        f"Changes from standard of rank 1: {'; '.join(best) if best else 'none'}.", ""])
+        f"Changed by the search in rank 1: {'; '.join(best) if best else 'nothing'} (the fixed "
+        f"rules: {fixed_text(spec)}).", ""])
 
 
 def main() -> None:

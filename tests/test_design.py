@@ -141,14 +141,16 @@ def test_a_20_trial_search_ranks_writes_rules_files_and_a_rerun_runs_no_trials(t
     assert first.exit_code == 0, first.output
     assert time.perf_counter() - start < 300
     out = first.stdout
-    assert "rank  trial  changes from standard" in out
+    assert "rank  trial  changed by the search" in out
     assert "first-player advantage" in out and " pp [" in out  # values with intervals
     assert "distinct rule sets tried in 20 trials" in out
     assert "Verdict: Play with" in out
     loaded = spec_of(TWO_PARAMETERS)
-    for rank in (1, 2):
+    for rank in (1, 2):  # the table size and match are the options', not pinned in the file
+        text = (tmp_path / "out" / f"rank-{rank}.toml").read_text("utf-8")
+        assert "--players 2 --match single" in text
         rules = load_rules_file(tmp_path / "out" / f"rank-{rank}.toml")
-        assert rules.players == 2 and rules.match == "single"
+        assert rules.players == 4 and rules.match == "elimination:100"
     assert (tmp_path / "out" / "front.png").stat().st_size > 0
     again = run(*args, "--json")
     assert again.exit_code == 0, again.output
@@ -265,9 +267,9 @@ def test_the_design_examples_run_with_a_small_budget(tmp_path, path):
     assert load_spec(path).trials >= 20  # the example itself is a real search
     result = run_design(spec, store=tmp_path / "store")
     assert 1 <= len(result.finalists) <= 2
-    for file in write_rules_files(result, tmp_path / "out"):
-        rules = load_rules_file(file)
-        assert rules.players == spec.players[0]
+    for file, cand in zip(write_rules_files(result, tmp_path / "out"), result.finalists):
+        rules = load_rules_file(file).replace(players=spec.players[0], match=spec.base.match)
+        assert rules == spec.rules_for(cand.params, spec.players[0])
     assert "Verdict" in design_text(result)
 
 

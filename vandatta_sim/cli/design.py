@@ -8,6 +8,7 @@ and the figure are written.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -32,20 +33,25 @@ DEFAULT_OUT = "design-out"
 @click.option("--out-dir", "out_dir", metavar="DIR",
               help=f"Folder for the rules files (rank-1.toml, …) and the figure (front.png); "
                    f"default {DEFAULT_OUT}/SPEC-NAME.")
+@click.option("--trials", type=click.IntRange(min=1), metavar="N",
+              help="Trials in all (the spec's [search] trials otherwise): more continues a "
+                   "finished study, as editing the spec's count would.")
 @sweep_threads_option
 # the shared flag (here: the trials and games still to run, with a time estimate)
 @dry_run_option
 @click.option("--no-progress", is_flag=True,
-              help="No progress lines (trial by trial, best so far) on stderr.")
+              help="No progress lines (trial by trial: the best so far, or a front's size) "
+                   "on stderr.")
 @json_option
-def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, no_progress, as_json):
+def design_cmd(spec_file, store, storage, out_dir, trials, threads, dry_run, no_progress,
+               as_json):
     """Search the free rule parameters of SPEC.toml for the rules that best meet its goals.
 
     Each trial is one candidate rule set, played on the same deals as every other (one seed)
     through the result store; the best candidates are measured again on fresh seeds before
     they are reported. Rerun the same command after an interrupt to continue; a finished
     design runs no new trials. Spec format: examples/README.md. Example:
-    vandatta-sim design examples/design-fair-two-player.toml
+    vandatta-sim design examples/fair-two-player-design.toml
     """
     from ..design import SpecError, load_spec
     from ..sweep import check_run_settings
@@ -54,6 +60,12 @@ def design_cmd(spec_file, store, storage, out_dir, threads, dry_run, no_progress
         spec = load_spec(spec_file)
     except SpecError as exc:
         raise click.UsageError(str(exc)) from None
+    if trials is not None:  # not part of the study's name: the same study, run longer or shorter
+        from ..design.spec import MAX_TRIALS
+
+        if trials > MAX_TRIALS:
+            raise click.UsageError(f"--trials {trials} is not allowed; allowed: 1–{MAX_TRIALS:,}")
+        spec = dataclasses.replace(spec, trials=trials)
     out = Path(out_dir) if out_dir is not None else Path(DEFAULT_OUT) / Path(spec_file).stem
     with usage_errors():
         check_run_settings(games=1, threads=threads)

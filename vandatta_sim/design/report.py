@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..atomic import write_atomically
 from ..rulebook import PARAMETERS, show_value
-from ..rules import Rules
+from ..rules import Rules, RulesError, load_rules_text
 from .search import Candidate, DesignResult, seeds_used
 from .spec import DesignSpec
 
@@ -24,24 +24,57 @@ def candidate_rules(spec: DesignSpec, cand: Candidate) -> Rules:
     return spec.rules_for(cand.params, spec.players[0])
 
 
-def _changes(spec: DesignSpec, cand: Candidate, players: bool = False) -> dict[str, object]:
-    """Fields that differ from ``standard``; the table size (who sits down, not a rule) only
-    with ``players`` and one table size (the rules file)."""
+def fixed_rules(spec: DesignSpec) -> Rules:
+    """The spec's fixed rules (preset, rules file, ``set``) at its first table size: what every
+    candidate shares before the search changes anything."""
+    return spec.base.replace(players=spec.players[0])
+
+
+def _changes(spec: DesignSpec, cand: Candidate) -> dict[str, object]:
+    """Fields that differ from ``standard``, fixed and searched alike, without the table size
+    (who sits down, not a rule)."""
     diff = candidate_rules(spec, cand).diff(STANDARD)
-    if not players or len(spec.players) > 1:
-        diff.pop("players", None)
+    diff.pop("players", None)
     return diff
 
 
+def search_changes(spec: DesignSpec, cand: Candidate) -> dict[str, object]:
+    """What the search changed: the free parameters whose value differs from the fixed rules'
+    (never the preset's or ``set``'s own settings, which every candidate shares)."""
+    return candidate_rules(spec, cand).diff(fixed_rules(spec))
+
+
+def fixed_changes(spec: DesignSpec) -> dict[str, object]:
+    """The fixed rules' differences from ``standard`` (the table size apart)."""
+    diff = fixed_rules(spec).diff(STANDARD)
+    diff.pop("players", None)
+    return diff
+
+
+def _short(diff: dict) -> str:
+    return ", ".join(f"{k}={show_value(v)}" for k, v in diff.items())
+
+
 def changes_short(spec: DesignSpec, cand: Candidate) -> str:
-    diff = _changes(spec, cand)
-    return ", ".join(f"{k}={show_value(v)}" for k, v in diff.items()) or "standard"
+    """The search's changes as ``field=value, …`` (``none`` where it kept the fixed rules)."""
+    return _short(search_changes(spec, cand)) or "none"
 
 
 def changes_in_words(spec: DesignSpec, cand: Candidate) -> list[str]:
-    """One line per change from standard: what the rule decides, the new and the usual value."""
-    return [f"{PARAMETERS[k].summary}: {show_value(v)} (standard: "
-            f"{show_value(getattr(STANDARD, k))})" for k, v in _changes(spec, cand).items()]
+    """One line per change the search made: what the rule decides, the new value and the one it
+    replaces (the fixed rules', said as standard's where the two agree)."""
+    fixed = fixed_rules(spec)
+    out = []
+    for k, v in search_changes(spec, cand).items():
+        before = getattr(fixed, k)
+        where = "standard" if before == getattr(STANDARD, k) else "fixed rules"
+        out.append(f"{PARAMETERS[k].summary}: {show_value(v)} ({where}: {show_value(before)})")
+    return out
+
+
+def fixed_text(spec: DesignSpec) -> str:
+    """The fixed rules in a few words: ``standard`` or its changes from it."""
+    return _short(fixed_changes(spec)) or "standard"
 
 
 def _measures(spec: DesignSpec) -> dict[str, list[int]]:
@@ -74,7 +107,7 @@ def _goal_headers(spec: DesignSpec) -> list[tuple[list[int], int, str]]:
 def ranked_rows(result: DesignResult) -> tuple[list[str], list[list[str]]]:
     spec = result.spec
     cols = _goal_headers(spec)
-    header = ["rank", "trial", "changes from standard", *(c[2] for c in cols),
+    header = ["rank", "trial", "changed by the search", *(c[2] for c in cols),
               *(["caps met"] if spec.caps else [])]
     rows = []
     for rank, cand in enumerate(result.finalists, 1):
@@ -106,31 +139,83 @@ def _goal_words(spec: DesignSpec, cand: Candidate) -> list[str]:
     return out
 
 
-def _pick_by_goal(spec: DesignSpec, finalists: list[Candidate]) -> str:
-    """For a front: which finalist is best at each optimised goal (feasible ones only)."""
+def _objective_goals(spec: DesignSpec) -> list[int]:
+    """The indices (in ``spec.goals``) of the optimised goals, in ``spec.objectives`` order."""
+    return [i for i, g in enumerate(spec.goals) if not g.is_cap]
+
+
+def places(spec: DesignSpec, finalists: list[Candidate]) -> list[list[int]]:
+    """Per finalist, its place at each optimised goal among the finalists, on their fresh
+    measurements (1 = best; equal losses share a place)."""
+    losses = [c.losses(spec) for c in finalists]
+    return [[1 + sum(other[j] < row[j] for other in losses) for j in range(len(row))]
+            for row in losses]
+
+
+def _goal_value(spec: DesignSpec, cand: Candidate, i: int) -> str:
+    """Goal ``i``'s fresh value of ``cand`` (first table size), as the measure shows it."""
+    return spec.goals[i].measure_info.show(cand.estimates[spec.players[0]][i].value)
+
+
+def _goal_name(spec: DesignSpec, i: int) -> str:
+    return spec.goals[i].words.split(":")[0]
+
+
+def why_rank_1(spec: DesignSpec, finalists: list[Candidate]) -> str:
+    """Why rank 1 is recommended, from the finalists' fresh numbers: for one goal, the best
+    value (and what rank 2 gives); for a weighted score, the lowest score; for a front, which
+    goal each other finalist would favour and what it would cost in the others."""
+    if len(finalists) < 2:
+        return "Rank 1 is the only finalist."
+    best, goals = finalists[0], _objective_goals(spec)
+    capped = ""
+    if best.feasible(spec) and not all(c.feasible(spec) for c in finalists):
+        capped = " (finalists that break a cap rank after those that meet every cap)"
+    if spec.mode == "single":
+        i = goals[0]
+        return (f"Why rank 1: the best {_goal_name(spec, i)} of the {len(finalists)} finalists "
+                f"on fresh games, {_goal_value(spec, best, i)} (rank 2: "
+                f"{_goal_value(spec, finalists[1], i)}){capped}.")
+    if spec.mode == "weighted":
+        weights = ", ".join(f"{_goal_name(spec, i)} × {g.weight:g}"
+                            for i, g in zip(goals, spec.objectives))
+        return (f"Why rank 1: the lowest weighted score of the finalists ({weights}): "
+                f"{best.score(spec):.2f} against rank 2's {finalists[1].score(spec):.2f}"
+                f"{capped}.")
+    where = places(spec, finalists)
+    mine = ", ".join(f"{_goal_name(spec, i)} {_goal_value(spec, best, i)} "
+                     f"({where[0][j]} of {len(finalists)})" for j, i in enumerate(goals))
+    if all(p == 1 for p in where[0]):
+        return f"Why rank 1: it is the best finalist at every goal: {mine}{capped}."
     pool = [c for c in finalists if c.feasible(spec)] or finalists
-    parts = []
-    for j, goal in enumerate(spec.objectives):
-        i = spec.goals.index(goal)
-        best = min(pool, key=lambda c: c.losses(spec)[j])
-        rank = finalists.index(best) + 1
-        est = best.estimates[spec.players[0]][i]
-        parts.append(f"for {goal.words.split(':')[0]} first, rank {rank} "
-                     f"({goal.measure_info.show_estimate(est)})")
-    return "; ".join(parts)
+    trades = []
+    for j, i in enumerate(goals):
+        other = min(pool, key=lambda c: (c.losses(spec)[j], finalists.index(c)))
+        if other is best or other.losses(spec)[j] >= best.losses(spec)[j]:
+            continue
+        costs = [f"{_goal_name(spec, k)} {_goal_value(spec, other, k)} against "
+                 f"{_goal_value(spec, best, k)}" for m, k in enumerate(goals)
+                 if m != j and other.losses(spec)[m] > best.losses(spec)[m]]
+        trades.append(f"for {_goal_name(spec, i)} first, rank {finalists.index(other) + 1} "
+                      f"({_goal_value(spec, other, i)} against {_goal_value(spec, best, i)}"
+                      + (f"; it gives up {', '.join(costs)}" if costs else "") + ")")
+    return (f"Why rank 1: the finalists trade the goals against each other (a front), and rank "
+            f"1 is the most even of them (its places at the goals add up lowest): {mine}"
+            f"{capped}. " + ("Instead, " + "; ".join(trades) + "." if trades else "")).strip()
 
 
 def verdict(result: DesignResult) -> str:
-    """The plain answer: the recommended rules and whether they give the table what it asked."""
+    """The plain answer: the recommended rules (the search's changes on top of the fixed
+    rules), why rank 1, and whether it gives the table what it asked."""
     spec = result.spec
     best = result.finalists[0]
     missed = [g.measure_info.words for i, g in enumerate(spec.goals)
               if any(g.met(best.estimates[n][i].value) is False for n in spec.players)]
     changes = changes_in_words(spec, best)
-    parts = [f"Play with: {'; '.join(changes) if changes else 'the standard rules as they are'}."]
-    if spec.mode == "pareto" and len(result.finalists) > 1:
-        parts.append("The finalists trade the goals against each other (a front); pick "
-                     + _pick_by_goal(spec, result.finalists) + ".")
+    fixed = fixed_text(spec)
+    on_top = "" if fixed == "standard" else f", on top of the fixed rules ({fixed})"
+    parts = [f"Play with: {'; '.join(changes) if changes else 'the fixed rules as they are'}"
+             f"{on_top}.", why_rank_1(spec, result.finalists)]
     measured = "; ".join(_goal_words(spec, best))
     if missed:
         parts.append(f"No rule set tried meets every goal with {spec.policy} in every seat; "
@@ -143,14 +228,35 @@ def verdict(result: DesignResult) -> str:
     return " ".join(parts)
 
 
+def front_size(spec: DesignSpec, cands: list[Candidate]) -> int:
+    """The rule sets on the front of ``cands`` (those meeting every cap, where any do)."""
+    from .search import pareto_ranks
+
+    pool = [c for c in cands if c.feasible(spec)] or list(cands)
+    return sum(r == 1 for r in pareto_ranks([c.losses(spec) for c in pool]))
+
+
+def _finalists_chosen(spec: DesignSpec, result: DesignResult) -> str:
+    """How the finalists were chosen from the trials, in words."""
+    k = len(result.finalists)
+    caps = "those meeting every cap first, then " if spec.caps else ""
+    if spec.mode == "pareto":
+        return (f"the {k} chosen by their trial measurements ({caps}the front first, "
+                f"{front_size(spec, result.tried)} rule set(s) on it, and on it the most even "
+                "across the goals)")
+    return (f"the best {k} by their trial measurements ({caps}the lowest "
+            + ("loss at the goal" if spec.mode == "single" else "weighted score") + ")")
+
+
 def how_measured(result: DesignResult) -> str:
     spec = result.spec
     unit = "deals" if spec.base.match == "single" else "games"
     seeds = sorted(seeds_used(result.final_seed, spec))
     return (f"{len(result.tried)} distinct rule sets tried in {result.trials} trials "
             f"({result.failed} could not be dealt or measured), each on the same "
-            f"{spec.games:,} {unit} of seed {spec.seed} per table; the best "
-            f"{len(result.finalists)} measured again on {spec.final_games:,} fresh {unit} each "
+            f"{spec.games:,} {unit} of seed {spec.seed} per table; "
+            f"{_finalists_chosen(spec, result)} measured again on {spec.final_games:,} fresh "
+            f"{unit} each "
             f"(seeds {seeds[0]}…{seeds[-1]}, which no trial used), and only those "
             f"measurements are shown. Players: {spec.policy} in every seat"
             + (" (skill: the focal seat's player swapped, the others as the weak player)"
@@ -167,31 +273,57 @@ def design_text(result: DesignResult, files: list[Path] | None = None) -> str:
              "Goals: " + "; ".join(g.words for g in spec.goals)
              + f" ({'one score' if spec.mode != 'pareto' else 'a Pareto front'})",
              format_table(header, rows, "rrl" + "r" * (len(header) - 3), style="text"),
-             how_measured(result)]
+             how_measured(result),
+             f"fixed rules (every rank): {fixed_text(spec)}"]
     for rank, cand in enumerate(result.finalists, 1):
-        words = changes_in_words(spec, cand) or ["no changes: the standard rules"]
+        words = changes_in_words(spec, cand) or ["no changes: the fixed rules"]
         lines.append(f"rank {rank}: " + "; ".join(words))
     if files:
         lines.append("rules files: " + ", ".join(str(f) for f in files)
-                     + " (use with --rules FILE)")
+                     + f" (use with --rules FILE {play_options(spec)})")
     lines.append("Verdict: " + verdict(result))
     return "\n".join(lines)
 
 
+#: Fields a rules file leaves out unless the search varied them: how many sit down and how long
+#: they play are the table's choice (``--players``, ``--match``), and a file that pinned them
+#: would refuse those options ("given twice").
+TABLE_FIELDS = ("players", "match")
+
+
+def play_options(spec: DesignSpec) -> str:
+    """The options that play a rules file as the design measured it (``--players 2 --match
+    single``; several table sizes: ``--players N``)."""
+    free = {p.name for p in spec.free}
+    size = (f"--players {spec.players[0]}" if len(spec.players) == 1
+            else f"--players N (N = {', '.join(map(str, spec.players))})")
+    match = "" if "match" in free else f" --match {show_value(spec.base.match)}"
+    return size + match
+
+
 def rules_file_text(result: DesignResult, rank: int) -> str:
-    """A rules file (``--rules``) of a finalist, with where it came from in comments."""
+    """A rules file (``--rules``) of a finalist, with where it came from in comments: the
+    fixed rules and the search's changes, never the table size or the match format (unless
+    the search varied them), so that ``--players`` and ``--match`` combine with it."""
     spec, cand = result.spec, result.finalists[rank - 1]
     rules = candidate_rules(spec, cand)
-    keep = _changes(spec, cand, players=True)
-    body = [line for line in rules.to_toml().splitlines() if line.split(" = ")[0] in keep]
+    free = {p.name for p in spec.free}
+    keep = {k for k in _changes(spec, cand) if k not in TABLE_FIELDS or k in free}
+    lines = rules.to_toml().splitlines()
+    body = [line for line in lines if line.split(" = ")[0] in keep]
+    try:  # rules that standard's table size cannot deal keep the designed size
+        load_rules_text("\n".join(body))
+    except RulesError:
+        keep.add("players")
+        body = [line for line in lines if line.split(" = ")[0] in keep]
     comments = [f"Designed by `vandatta-sim design {spec.source}` for: {spec.title}",
                 f"Rank {rank} of {len(result.finalists)} finalists (trial {cand.trial + 1} of "
                 f"{result.trials}; {len(result.tried)} distinct rule sets tried).",
                 "Measured on fresh games: " + "; ".join(_goal_words(spec, cand)) + ".",
-                *(f"Change: {w}" for w in changes_in_words(spec, cand))]
-    if len(spec.players) > 1:
-        comments.append(f"Designed for {', '.join(map(str, spec.players))} players: add "
-                        "--players N.")
+                f"Fixed rules: {fixed_text(spec)}.",
+                *(f"Change by the search: {w}" for w in changes_in_words(spec, cand)),
+                f"Play it as measured with: --rules FILE {play_options(spec)} (the table size "
+                "and match format are left to those options)."]
     return "".join(f"# {c}\n" for c in comments) + 'preset = "standard"\n' + "\n".join(
         body) + ("\n" if body else "")
 
@@ -233,6 +365,8 @@ def design_json(result: DesignResult, files: list[Path] | None = None) -> dict:
                               "met": g.met(est.value)})
         finalists.append({"rank": rank, "trial": cand.trial + 1, "params": cand.labels,
                           "changes": {k: show_value(v) for k, v in _changes(spec, cand).items()},
+                          "search_changes": {k: show_value(v) for k, v in
+                                             search_changes(spec, cand).items()},
                           "changes_in_words": changes_in_words(spec, cand),
                           "feasible": cand.feasible(spec), "goals": goals,
                           "rules_file": str(files[rank - 1]) if files else None})

@@ -308,7 +308,13 @@ def _progress(spec: DesignSpec, study, number: int, log) -> None:
     last = next(t for t in trials if t.number == number)
     what = ", ".join(f"{k}={v}" for k, v in last.params.items())
     text = f"trial {last.number + 1}/{spec.trials} ({what})"
-    if best:
+    if best and spec.mode == "pareto":  # a front has no single best: its size so far
+        pool = [c for c in candidates(spec, trials) if c.feasible(spec)]
+        ranks = pareto_ranks([c.losses(spec) for c in pool])
+        caps = " meeting every cap" if spec.caps else ""
+        text += (f"; front so far: {sum(r == 1 for r in ranks)} rule set(s){caps}"
+                 if pool else "; no rule set so far meets every cap")
+    elif best:
         b = best[0]
         text += (f"; best so far: trial {b.trial + 1} ("
                  f"{', '.join(f'{k}={v}' for k, v in b.labels.items())}), "
