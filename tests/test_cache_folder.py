@@ -50,8 +50,9 @@ def _last_json(done: subprocess.CompletedProcess) -> dict:
 
 
 def _probe_in_a_plain_shell(cwd: Path, **extra) -> dict:
-    return _last_json(subprocess.run([sys.executable, "-c", PROBE], cwd=cwd, env=_clean_env(**extra),
-                                     capture_output=True, text=True, timeout=600))
+    return _last_json(subprocess.run([sys.executable, "-c", PROBE], cwd=cwd,
+                                     env=_clean_env(**extra), capture_output=True, text=True,
+                                     timeout=600))
 
 
 def _probe_under_make(tmp_path: Path) -> dict:
