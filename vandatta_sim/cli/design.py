@@ -51,6 +51,8 @@ def design_cmd(spec_file, store, storage, out_dir, trials, threads, dry_run, no_
     through the result store; the best candidates are measured again on fresh seeds before
     they are reported. Rerun the same command after an interrupt to continue; a finished
     design runs no new trials. Spec format: examples/README.md. Example:
+
+    \b
     vandatta-sim design examples/fair-two-player-design.toml
     """
     from ..design import SpecError, load_spec
