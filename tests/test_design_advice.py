@@ -91,6 +91,10 @@ def test_a_front_ranks_the_most_even_first_and_says_what_the_others_trade():
             "deal length 40.0 turns against 30.0 turns)") in why
     assert "rank 3" not in why  # dominated by rank 1: favours no goal
     assert why in verdict(result)
+    # two finalists on a front place 1st and 2nd alike: a tie, said as one
+    two = _result(spec, [_cand(**A), _cand(**B)])
+    assert "tied with rank 2; the tie goes to the earlier trial" in why_rank_1(spec,
+                                                                               two.finalists)
 
 
 def test_one_goal_says_rank_1_is_the_best_at_it_with_rank_2_beside_it():

@@ -199,9 +199,14 @@ def why_rank_1(spec: DesignSpec, finalists: list[Candidate]) -> str:
         trades.append(f"for {_goal_name(spec, i)} first, rank {finalists.index(other) + 1} "
                       f"({_goal_value(spec, other, i)} against {_goal_value(spec, best, i)}"
                       + (f"; it gives up {', '.join(costs)}" if costs else "") + ")")
+    tied = [str(k + 1) for k in range(1, len(finalists))
+            if sum(where[k]) == sum(where[0]) and finalists[k] in pool]
+    even = ("the most even of them (its places at the goals add up lowest" if not tied else
+            f"as even as any of them (its places at the goals add up lowest, tied with rank "
+            f"{', '.join(tied)}; the tie goes to the earlier trial")
     return (f"Why rank 1: the finalists trade the goals against each other (a front), and rank "
-            f"1 is the most even of them (its places at the goals add up lowest): {mine}"
-            f"{capped}. " + ("Instead, " + "; ".join(trades) + "." if trades else "")).strip()
+            f"1 is {even}): {mine}{capped}. "
+            + ("Instead, " + "; ".join(trades) + "." if trades else "")).strip()
 
 
 def verdict(result: DesignResult) -> str:
