@@ -118,7 +118,7 @@ CASES = [
          "saved tuning state", {"results": None, "results/tuned": None,
                                 "results/tuned/t.run": None,
                                 "results/tuned/t.run/state.json": "[" * 50_000}),
-    Case("tune over a policy of other settings",
+    Case("tune over a damaged policy file",
          ["tune", "t", "--players", "2", "--set", "match=deals:2", "--generations", "1",
           "--population", "4", "--candidate-games", "8", "--validation-games", "8"],
          "cannot be read", {"results": None, "results/tuned": None,
