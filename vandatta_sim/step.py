@@ -174,16 +174,26 @@ class Game:
             raise StepError(f"seat {seat!r} is not allowed; allowed: 0–{self.rules.players - 1}")
         return int(seat)
 
-    def new_state(self, seed: int = 0, game: int = 0) -> State:
-        """Game ``game`` of the run with ``seed`` at its first external decision."""
-        return State(self, int(seed), int(game), (), ())
+    def new_state(self, seed: int = 0, game: int = 0, takes: Iterable[int] = ()) -> State:
+        """Game ``game`` of the run with ``seed`` at its first external decision.
+
+        ``takes`` scripts a world: the k-th card taken from the talon in the whole game (dealt,
+        turned as the start card or drawn, in the order of the trace's DEAL, START and DRAW
+        rows) is ``takes[k]``; later ones are random. A world that agrees with what one seat
+        has seen is the game's :meth:`State.takes` with the cards it has not seen changed,
+        replayed with the same actions (:attr:`State.consistent` says whether it could be)."""
+        takes = tuple(int(c) for c in takes)
+        if len(takes) > E.MAX_TAKES or any(not 0 <= c < N_TYPES for c in takes):
+            raise StepError(f"takes: at most {E.MAX_TAKES} card types 0–{N_TYPES - 1}")
+        return State(self, int(seed), int(game), (), (), takes)
 
 
 class State:
     """A game at a decision (or over): see the module's docstring."""
 
-    def __init__(self, game: Game, seed: int, index: int, answers: tuple, history: tuple):
-        self.game, self.seed, self.index = game, seed, index
+    def __init__(self, game: Game, seed: int, index: int, answers: tuple, history: tuple,
+                 takes: tuple = ()):
+        self.game, self.seed, self.index, self._takes = game, seed, index, takes
         self._answers, self._history = answers, history
         self._play()
 
@@ -199,6 +209,8 @@ class State:
         rows = _TRACE_ROWS
         while True:
             G = np.zeros(E.G_STEP_SIZE, np.int64)
+            G[E.G_EXT + E.X_TAKES] = len(self._takes)
+            G[E.G_TAKES: E.G_TAKES + len(self._takes)] = self._takes
             H = np.zeros(E.H_SIZE, np.uint64)
             trace = np.zeros((rows, 4), np.int32)
             out = np.zeros(E.O_SIZE, np.int32)
@@ -211,6 +223,9 @@ class State:
                 break
             rows = n_events + 64
         self._events = trace[:n_events]
+        #: False where an answer was not an option or a scripted card not in the talon: a
+        #: world (``takes``) that cannot have given the actions played (never the real game)
+        self.consistent = not G[E.G_EXT + E.X_BAD]
         if stopped:
             kind = int(G[E.G_EXT + E.X_KIND])
             position = int(G[E.G_EXT + E.X_POS])
@@ -292,6 +307,19 @@ class State:
             raise StepError("the game is not over yet: no result")
 
     # --- what a seat sees -----------------------------------------------------------------
+    def takes(self) -> tuple[int, ...]:
+        """The cards taken from the talon so far, in order (see :meth:`Game.new_state`)."""
+        taken = (Event.DEAL, Event.START, Event.DRAW)
+        return tuple(a for k, _, a, _ in self._events.tolist() if k in taken)
+
+    def world(self, takes: Iterable[int]) -> State:
+        """This game with its takes scripted by ``takes`` and the same actions applied: the
+        state a world of these cards would be in (check :attr:`consistent`)."""
+        state = self.game.new_state(self.seed, self.index, takes)
+        state._answers, state._history = self._answers, self._history
+        state._play()
+        return state
+
     def events(self) -> np.ndarray:
         """The engine's trace so far (every card, hidden ones too): for the referee."""
         return self._events

@@ -32,10 +32,10 @@ from ._numba import (
     NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
     inline, njit)
 from .primitives import (
-    MIX2, U11, _bit, _decide, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
-    _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
-    _note_reshuffle, _rand_below, _rank, _rank_mask, _seat, _seed_rng, _step, _stopped, _suit,
-    _suit_count, _suit_mask)
+    MIX2, U11, _bit, _decide, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
+    _next_u64, _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
+    _note_reshuffle, _rand_below, _rank, _rank_mask, _script_takes, _scripted_take, _seat,
+    _seed_rng, _step, _stopped, _suit, _suit_count, _suit_mask)
 from .policies import (
     NOT_COUNTED, NO_FORCE, _choose, _choose_stack, _choose_suit, _min_opponent_for)
 
@@ -47,9 +47,15 @@ from .policies import (
 @inline
 def _take(G, H):
     """Remove and return a uniformly random card of the talon (which must not be empty);
-    in a scripted deal, the top card (the end of the talon array)."""
+    in a scripted deal, the top card (the end of the talon array); in a step's world that
+    scripts its takes, the next card of the script."""
     nt = G[S_NT]
-    j = nt - 1 if G[S_SCRIPTED] else _rand_below(H, nt)
+    if G[S_SCRIPTED] == 0:
+        j = _rand_below(H, nt)
+    elif G[S_SCRIPTED] == 1:
+        j = nt - 1
+    else:
+        j = _scripted_take(G, H, nt)
     card = G[G_TALON + j]
     G[G_TALON + j] = G[G_TALON + nt - 1]
     G[S_NT] = nt - 1
@@ -445,7 +451,7 @@ def _start_card(C, G, H, tr, n):
         if not bury or G[S_NT] == 0:
             break
         again = _take(G, H)
-        if G[S_SCRIPTED]:  # a scripted pack is ordered: the buried card goes to the bottom
+        if G[S_SCRIPTED] == 1:  # a scripted pack is ordered: the buried card goes to the bottom
             for j in range(G[S_NT], 0, -1):
                 G[G_TALON + j] = G[G_TALON + j - 1]
             G[G_TALON] = card
@@ -596,6 +602,7 @@ def _deal_hands(C, G, H, tr, n, deal_no):
     G[S_SCRIPTED] = 0
     if C[C_SCRIPT_LEN] > 0 and deal_no == 0:
         _script_talon(C, G)
+    _script_takes(C, G, tr)
     _emit(G, tr, EV_NEW_DEAL, _seat(G, n - 1), _seat(G, 0), deal_no)
     for q in range(n):
         H[q] = ZERO

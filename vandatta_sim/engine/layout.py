@@ -112,7 +112,14 @@ G_SIZE = G_NAMED_COUNT + MAX_SEATS
 # option, the seat's own policy's choice, the trace's length there), then a copy of G and H
 # as they were at that decision (the game goes on past it with the suggestion, to the end of
 # the turn, before the kernel returns). G_STEP_SIZE (below H_SIZE) is the step's G length.
-(X_DONE, X_HALT, X_KIND, X_POS, X_OPTIONS, X_DECLINE, X_SUGGEST, X_NEV, X_SIZE) = range(9)
+(X_DONE, X_HALT, X_KIND, X_POS, X_OPTIONS, X_DECLINE, X_SUGGEST, X_NEV, X_BAD, X_TAKES,
+ X_TAKEN, X_SIZE) = range(12)
+# X_BAD: an answer was not one of its decision's options, or a scripted take was not in the
+# talon (a world that cannot be: the game went on with the policy's choice / a random card).
+# X_TAKES: the cards the step scripts (G_TAKES: the k-th card taken from the talon in the whole
+# game, dealt, turned or drawn, is G_TAKES[k]; then random ones), X_TAKEN: how many were taken.
+# A world that agrees with what one seat has seen is such a script (vandatta_sim.step).
+MAX_TAKES = 8192
 G_EXT = G_SIZE
 G_SNAP = G_EXT + X_SIZE
 G_SNAP_H = G_SNAP + G_SIZE
@@ -122,7 +129,8 @@ HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two c
 H_RNG = 2 * MAX_SEATS
 H_AHEAD = H_RNG + 1  # the stream's next output, computed one call ahead
 H_SIZE = H_AHEAD + 1
-G_STEP_SIZE = G_SNAP_H + H_SIZE
+G_TAKES = G_SNAP_H + H_SIZE
+G_STEP_SIZE = G_TAKES + MAX_TAKES
 
 # --- the decisions a seat makes (the step's kinds) -------------------------------------------
 # move: play a legal card or draw (-1); duty: answer a pending counter-ace / two duty or take it

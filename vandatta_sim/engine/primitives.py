@@ -12,9 +12,10 @@ from numba.extending import overload
 
 from ..cards import N_DECK_TYPES, N_SUITS
 from .layout import (
-    CLUBS, C_ANSWERS, C_STEP, G_EXT, G_SEATS, G_SIZE, G_SNAP, G_SNAP_H, HI, H_AHEAD, H_RNG,
-    H_SIZE, ONE, OPT_EXTERNAL, RANK_ZERO, SUIT_BITS, SUIT_OF, S_NEV, X_DECLINE, X_DONE, X_HALT,
-    X_KIND, X_NEV, X_OPTIONS, X_POS, X_SUGGEST)
+    CLUBS, C_ANSWERS, C_STEP, DK_CALL, DK_SUIT, G_EXT, G_SEATS, G_SIZE, G_TALON, G_SNAP, G_SNAP_H,
+    G_TAKES, HI, H_AHEAD, H_RNG, H_SIZE, ONE, OPT_EXTERNAL, RANK_ZERO, SUIT_BITS, SUIT_OF,
+    S_NEV, S_SCRIPTED, X_BAD, X_DECLINE, X_DONE, X_HALT, X_KIND, X_NEV, X_OPTIONS, X_POS,
+    X_SUGGEST, X_TAKEN, X_TAKES)
 from ._numba import _popcount, _wymum, inline, njit
 
 # ================================================================================================
@@ -253,9 +254,17 @@ def _answer_or_stop(C, G, H, pol, kind, p, options, decline, choice):
     if C[C_STEP] == 0 or not (pol & OPT_EXTERNAL) or G[G_EXT + X_HALT]:
         return choice
     done = G[G_EXT + X_DONE]
-    if done < C[C_STEP] - 1:  # an answer given: the step checked that it is one of the options
+    if done < C[C_STEP] - 1:  # an answer given
         G[G_EXT + X_DONE] = done + 1
-        return C[C_ANSWERS + done]
+        answer = C[C_ANSWERS + done]
+        if answer < 0:
+            legal = decline != 0 and kind != DK_SUIT and kind != DK_CALL
+        else:
+            legal = answer < 63 and ((options >> answer) & 1) != 0
+        if legal:
+            return answer
+        G[G_EXT + X_BAD] = 1  # not an option here (a world that disagrees with the game)
+        return choice
     G[G_EXT + X_HALT] = 1
     G[G_EXT + X_KIND] = kind
     G[G_EXT + X_POS] = p
@@ -293,3 +302,34 @@ def _stopped_nb(C, G, tr):
             return False
         return G[G_EXT + X_HALT] != 0
     return stopped
+
+
+@njit
+def _scripted_take(G, H, nt):
+    """The talon index of the next scripted card of a step's world (see layout.X_TAKES), or of
+    a random card once the script is used up (or, flagged X_BAD, where it is not in the talon)."""
+    k = G[G_EXT + X_TAKEN]
+    if k < G[G_EXT + X_TAKES]:
+        G[G_EXT + X_TAKEN] = k + 1
+        card = G[G_TAKES + k]
+        for j in range(nt):
+            if G[G_TALON + j] == card:
+                return j
+        G[G_EXT + X_BAD] = 1
+    return _rand_below(H, nt)
+
+
+def _script_takes(C, G, tr):
+    """In a step whose world scripts its takes, mark the deal scripted (S_SCRIPTED = 2)."""
+
+
+@overload(_script_takes, inline="always")
+def _script_takes_nb(C, G, tr):
+    if tr.ndim != 2:
+        return lambda C, G, tr: None
+
+    def script(C, G, tr):
+        if C[C_STEP] != 0:
+            if G[G_EXT + X_TAKES] > 0:
+                G[S_SCRIPTED] = 2
+    return script
