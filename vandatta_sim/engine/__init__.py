@@ -86,7 +86,7 @@ from ._numba import (
     ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, FrozenRules, RulesArray, UncheckedArray, inline, njit)
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)
 from .game import policy_choice_nb
-from .match import MATCH_GOES_ON, run_batch_nb
+from .match import MATCH_GOES_ON, run_batch_nb, step_nb
 from .policies import NO_FORCE, NOT_COUNTED, STRANDED
 from .primitives import GOLDEN, LOW32, MIX1, MIX2, U11, U27, U30, U31, U32, WY0, WY1, game_seed_nb
 from .search import (

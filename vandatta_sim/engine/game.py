@@ -13,8 +13,9 @@ import numpy as np
 
 from ..cards import ACE, EIGHT, N_DECK_TYPES, N_SUITS, TWO
 from .layout import (
-    AA_COUNTER, AA_FORBIDDEN, ACES, ALL_SUITS, CAUSE_ACE, CAUSE_CALL, CAUSE_COUNTER,
-    CAUSE_DRAW, CAUSE_START_ACE, CAUSE_TWO, C_FORGET, C_POL, C_SCALE, C_SCRIPT, C_SCRIPT_LEN,
+    AA_COUNTER, AA_FORBIDDEN, ACES, ALL_SUITS, CALL_OPTIONS, CAUSE_ACE, CAUSE_CALL,
+    CAUSE_COUNTER, CAUSE_DRAW, CAUSE_START_ACE, CAUSE_TWO, C_FORGET, C_POL, DK_CALL, DK_DUTY,
+    DK_FOLLOW, DK_MOVE, DK_STACK, DK_SUIT, C_SCALE, C_SCRIPT, C_SCRIPT_LEN,
     EFF_ACE, EFF_EIGHT, EFF_ORDINARY, EIGHTS, END_BLOCKED, END_CAPPED, END_WON, EV_BURY,
     EV_CALL, EV_DEAL, EV_DRAW, EV_END_DEAL, EV_NAME_SUIT, EV_NEW_DEAL, EV_PASS, EV_PLAY,
     EV_RESHUFFLE, EV_START, EV_SWAP, EV_TURN, G_DISCARD, G_LACKS, G_POINTS, G_TALON, HI, H_RNG,
@@ -31,10 +32,10 @@ from ._numba import (
     NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
     inline, njit)
 from .primitives import (
-    MIX2, U11, _bit, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64, _next_u64,
-    _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
-    _note_reshuffle, _rand_below, _rank, _rank_mask, _seat, _seed_rng, _step, _suit,
-    _suit_count, _suit_mask)
+    MIX2, U11, _bit, _decide, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
+    _next_u64, _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
+    _note_reshuffle, _rand_below, _rank, _rank_mask, _script_takes, _scripted_take, _seat,
+    _seed_rng, _step, _stopped, _suit, _suit_count, _suit_mask)
 from .policies import (
     NOT_COUNTED, NO_FORCE, _choose, _choose_stack, _choose_suit, _min_opponent_for)
 
@@ -46,9 +47,15 @@ from .policies import (
 @inline
 def _take(G, H):
     """Remove and return a uniformly random card of the talon (which must not be empty);
-    in a scripted deal, the top card (the end of the talon array)."""
+    in a scripted deal, the top card (the end of the talon array); in a step's world that
+    scripts its takes, the next card of the script."""
     nt = G[S_NT]
-    j = nt - 1 if G[S_SCRIPTED] else _rand_below(H, nt)
+    if G[S_SCRIPTED] == 0:
+        j = _rand_below(H, nt)
+    elif G[S_SCRIPTED] == 1:
+        j = nt - 1
+    else:
+        j = _scripted_take(G, H, nt)
     card = G[G_TALON + j]
     G[G_TALON + j] = G[G_TALON + nt - 1]
     G[S_NT] = nt - 1
@@ -187,6 +194,8 @@ def _place(C, G, H, tr, p, card):
     if before > C[R_CALL_AT] and 1 <= left <= C[R_CALL_AT]:
         threshold = C[C_FORGET + _seat(G, p)]
         forgot = threshold > 0 and np.int64(_next_u64(H) >> U11) < threshold
+        forgot = _decide(C, G, H, tr, C[C_POL + _seat(G, p)], DK_CALL, p, CALL_OPTIONS, False,
+                         0 if forgot else 1) == 0
         if forgot:
             G[S_CALL_FORGOT] = 1
         _emit(G, tr, EV_CALL, _seat(G, p), 0 if forgot else 1, 0)
@@ -203,10 +212,11 @@ def _ace_draws(C, G, H, tr, p, n):
 
 
 @inline
-def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
+def _name(C, G, H, tr, pol, p, allowed_suits, next_lacks):
     suit = G[S_FORCE_SUIT]  # the search player's choice, made with the card
     if suit < 0 or not (allowed_suits >> suit) & 1:
         suit = _choose_suit(H, pol, p, allowed_suits, next_lacks)
+    suit = _decide(C, G, H, tr, pol, DK_SUIT, p, allowed_suits, False, suit)
     _note_named(G, H, tr, p, suit, allowed_suits, next_lacks)
     G[S_EFF] = EFF_EIGHT
     G[S_SUIT] = suit
@@ -215,7 +225,7 @@ def _name(G, H, tr, pol, p, allowed_suits, next_lacks):
 
 
 @inline
-def _stack_next(C, G, H, pol, p, rank):
+def _stack_next(C, G, H, tr, pol, p, rank):
     """The next card p stacks on a card of ``rank`` it just played, or -1 to stop: the
     policy's choice among the cards that the rules let it stack."""
     if not C[R_STACKING] or G[S_NO_STACK]:
@@ -228,7 +238,8 @@ def _stack_next(C, G, H, pol, p, rank):
         return -1
     if rank == EIGHT and C[R_EIGHT_SAME] and rest > 1 and _follow_ups(C, G, H[p], rest) == ZERO:
         return -1  # an eight now would leave no follow-up card
-    return _choose_stack(H, pol, p, rank, same)
+    return _decide(C, G, H, tr, pol, DK_STACK, p, same, True,
+                   _choose_stack(H, pol, p, rank, same))
 
 
 @njit
@@ -270,7 +281,7 @@ def _play_card(C, G, H, tr, pol, p, n, card):
                     _ace_draws(C, G, H, tr, np.int64(p), np.int64(n))
             elif rank == TWO and C[R_TWO_DRAWS_TWO]:
                 G[S_DUTY_TWO] += 2
-            stacked = _stack_next(C, G, H, pol, p, rank)
+            stacked = _stack_next(C, G, H, tr, pol, p, rank)
             if stacked >= 0:
                 card = stacked
                 continue
@@ -283,10 +294,11 @@ def _play_card(C, G, H, tr, pol, p, n, card):
                         if follow & _suit_mask(s):
                             name_suits |= 1 << s
         if name_suits:
-            suit = _name(G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
+            suit = _name(C, G, H, tr, pol, p, name_suits, G[G_LACKS + nxt])
             if rank == EIGHT and C[R_EIGHT_SAME]:
-                card = _follow_up(C, G, H, pol, np.int64(p), follow & _suit_mask(suit),
-                                  G[G_LACKS + nxt])
+                follows = follow & _suit_mask(suit)
+                card = _decide(C, G, H, tr, pol, DK_FOLLOW, p, follows, False,
+                               _follow_up(C, G, H, pol, np.int64(p), follows, G[G_LACKS + nxt]))
                 continue  # the same player follows up in the named suit
             return 0
         if rank == ACE and C[R_ACE_EXTRA] and C[R_ACE_ON_ACE] != AA_COUNTER:
@@ -312,6 +324,7 @@ def _move(C, G, H, tr, pol, p, n, forced):
         min_opp = _min_opponent_for(H, pol, p, n, m)
         card = _choose(C, G, H, pol, m, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt],
                        min_opp)
+        card = _decide(C, G, H, tr, pol, DK_MOVE, p, m, m == ZERO or not C[R_MUST_PLAY], card)
     if card >= 0:
         _note_choice(G, H, tr, p, n, card, count)
         return card
@@ -369,8 +382,9 @@ def _answer_duty(C, G, H, tr, pol, p, n, forced):
     cause = CAUSE_COUNTER if G[S_DUTY_ACE] > 0 else CAUSE_TWO
     count = _hand_count(H, p)
     nxt = _step(p, G[S_DIR], n)
-    card = forced if forced != NO_FORCE else _choose(
-        C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], NOT_COUNTED)
+    card = forced if forced != NO_FORCE else _decide(
+        C, G, H, tr, pol, DK_DUTY, p, answers, answers == ZERO or not C[R_MUST_PLAY], _choose(
+            C, G, H, pol, answers, not C[R_MUST_PLAY], p, count, G[G_LACKS + nxt], NOT_COUNTED))
     if card >= 0:
         return card
     if answers == ZERO:
@@ -437,7 +451,7 @@ def _start_card(C, G, H, tr, n):
         if not bury or G[S_NT] == 0:
             break
         again = _take(G, H)
-        if G[S_SCRIPTED]:  # a scripted pack is ordered: the buried card goes to the bottom
+        if G[S_SCRIPTED] == 1:  # a scripted pack is ordered: the buried card goes to the bottom
             for j in range(G[S_NT], 0, -1):
                 G[G_TALON + j] = G[G_TALON + j - 1]
             G[G_TALON] = card
@@ -458,7 +472,7 @@ def _start_card(C, G, H, tr, n):
         _set_top(G, card)
         if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
             namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
-            _name(G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
+            _name(C, G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
         elif (b & ACES) and C[R_START_ACE] != SA_BURY:
             mode = C[R_START_ACE]
             first = n - 1 if mode == SA_DEALER else 0
@@ -538,6 +552,8 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
             status = _play_card(C, G, H, tr, move_pol, p, n, card) if card >= 0 else 0
             G[S_FORCE_SUIT] = -1  # a search player's choices hold for the one move
             G[S_NO_STACK] = 0
+        if _stopped(C, G, tr):
+            break  # the step: an external seat's decision waits (the deal reads as capped)
         resume = False
         if status == 2:
             result = p
@@ -586,6 +602,7 @@ def _deal_hands(C, G, H, tr, n, deal_no):
     G[S_SCRIPTED] = 0
     if C[C_SCRIPT_LEN] > 0 and deal_no == 0:
         _script_talon(C, G)
+    _script_takes(C, G, tr)
     _emit(G, tr, EV_NEW_DEAL, _seat(G, n - 1), _seat(G, 0), deal_no)
     for q in range(n):
         H[q] = ZERO

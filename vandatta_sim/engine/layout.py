@@ -58,7 +58,12 @@ C_WEIGHTS = C_FORGET + MAX_SEATS
 C_ORDINARY_VALUE = C_WEIGHTS + MAX_SEATS * N_WEIGHTS
 C_SCRIPT_LEN = C_ORDINARY_VALUE + 1  # scripted deck: number of cards, then the cards
 C_SCRIPT = C_SCRIPT_LEN + 1
-C_SIZE = C_SCRIPT + TALON_SIZE
+# The step (vandatta_sim.step): 0 in every batch run; in a game played to its next decision,
+# 1 + the number of answers the external seats have given so far, which follow at C_ANSWERS
+# (beyond C_SIZE: only the step's constants have room for them).
+C_STEP = C_SCRIPT + TALON_SIZE
+C_SIZE = C_STEP + 1
+C_ANSWERS = C_SIZE
 
 # --- the game-state vector G: per-deal scalars (S_*), then the piles and per-seat arrays -------
 (S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO, S_RESHUFFLES,
@@ -100,12 +105,41 @@ G_NAMED = G_CHOICES + MAX_SEATS * CHOICES_KEPT * CHOICE_FIELDS
 G_NAMED_ALLOWED = G_NAMED + MAX_SEATS
 G_NAMED_COUNT = G_NAMED_ALLOWED + MAX_SEATS
 G_SIZE = G_NAMED_COUNT + MAX_SEATS
+# The step's fields, beyond G_SIZE: only the step kernel's G has room for them (and only a
+# game whose C says it is a step writes them). The decision the game stopped at (X_*: answers
+# used so far, whether it stopped, the decision's kind (DK_*), position, options (a card-type
+# mask, a suit mask, or CALL_OPTIONS), whether -1 (draw, take the duty, stop stacking) is an
+# option, the seat's own policy's choice, the trace's length there), then a copy of G and H
+# as they were at that decision (the game goes on past it with the suggestion, to the end of
+# the turn, before the kernel returns). G_STEP_SIZE (below H_SIZE) is the step's G length.
+(X_DONE, X_HALT, X_KIND, X_POS, X_OPTIONS, X_DECLINE, X_SUGGEST, X_NEV, X_BAD, X_TAKES,
+ X_TAKEN, X_SIZE) = range(12)
+# X_BAD: an answer was not one of its decision's options, or a scripted take was not in the
+# talon (a world that cannot be: the game went on with the policy's choice / a random card).
+# X_TAKES: the cards the step scripts (G_TAKES: the k-th card taken from the talon in the whole
+# game, dealt, turned or drawn, is G_TAKES[k]; then random ones), X_TAKEN: how many were taken.
+# A world that agrees with what one seat has seen is such a script (vandatta_sim.step).
+MAX_TAKES = 8192
+G_EXT = G_SIZE
+G_SNAP = G_EXT + X_SIZE
+G_SNAP_H = G_SNAP + G_SIZE
 
 # --- the hand vector H (uint64): "at least one" masks, "two copies" masks, the random state ----
 HI = MAX_SEATS  # H[p] is position p's "at least one" mask, H[HI + p] its "two copies" mask
 H_RNG = 2 * MAX_SEATS
 H_AHEAD = H_RNG + 1  # the stream's next output, computed one call ahead
 H_SIZE = H_AHEAD + 1
+G_TAKES = G_SNAP_H + H_SIZE
+G_STEP_SIZE = G_TAKES + MAX_TAKES
+
+# --- the decisions a seat makes (the step's kinds) -------------------------------------------
+# move: play a legal card or draw (-1); duty: answer a pending counter-ace / two duty or take it
+# (-1); stack: stack one more card of the rank just played or stop (-1); suit: the suit an eight
+# (or a super-eight joker) names; follow: the card that follows one's own eight
+# (eight_follow=same_player); call: say lappen (1) or forget (0) as a call falls due.
+DECISION_KINDS = ("move", "duty", "stack", "suit", "follow", "call")
+DK_MOVE, DK_DUTY, DK_STACK, DK_SUIT, DK_FOLLOW, DK_CALL = range(len(DECISION_KINDS))
+CALL_OPTIONS = 3  # bit 0: forget the call, bit 1: say it
 
 EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
 
@@ -116,6 +150,10 @@ POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER, POL_SEARCH = range(len(POL
 # ``pol & POL_KIND`` and an option as ``pol & OPT_*``. The options each policy accepts: name ->
 # allowed values (the first is the default), and the bits each value sets.
 POL_KIND = 7
+# a seat whose decisions the step hands out (vandatta_sim.step): its policy still makes each
+# choice first (it is the suggestion, and it draws the random numbers a simulation would), then
+# the answer given replaces it. Never set in a batch run.
+OPT_EXTERNAL = 1 << 40
 OPT_EIGHTS_DUMP = 8  # expert:eights=dump: the expert, except that it plays an eight when it may
 # expert:eights=K: the expert, except that it plays an eight whenever one is legal once its hand
 # has at most K cards (a timing study between hold and dump); K sits in these bits

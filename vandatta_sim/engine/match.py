@@ -13,7 +13,7 @@ from .layout import (
     O_TURNS, O_WINNER, R_ELIM_PASS, R_MATCH_KIND, R_MATCH_PARAM, R_PLAYERS, S_DRAWS, S_NEV,
     S_PLAYS, S_RESHUFFLES, S_SWAPPED, S_TURNS)
 from ._numba import _keep_alive, _unchecked, _unchecked_rules, inline, njit
-from .primitives import _emit, _seat, _seed_rng, game_seed_nb
+from .primitives import _emit, _seat, _seed_rng, _stopped, game_seed_nb
 from .game import _play_deal
 
 
@@ -133,6 +133,8 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
                 if _seat(G, k) == swap_seat:
                     swap_pos = k
         res = _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces)
+        if _stopped(C, G, tr):
+            break  # the step: an external seat's decision waits
         out[O_DEALS] += 1
         out[O_TURNS] += G[S_TURNS]
         out[O_PLAYS] += G[S_PLAYS]
@@ -215,3 +217,25 @@ def run_batch_nb(constants, frozen, seed_key, first_game, swap_rank, swap_seat, 
         else:
             _block_inlined(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr,
                            out, points, eights, aces, b)
+
+
+# ================================================================================================
+# the step: one game played to its next external decision
+# ================================================================================================
+@njit
+def step_nb(constants, frozen, seed_key, game, tr, G_memory, H_memory, out, points, eights,
+            aces):
+    """Play game ``game`` of the run with ``seed_key`` from its start, with the answers in
+    ``constants`` (C_STEP, C_ANSWERS) for its external seats, until it ends or an external seat
+    must decide beyond them; G_memory (G_STEP_SIZE) then holds that decision and the state at
+    it (layout.G_EXT), ``tr`` the events, ``out`` … ``aces`` the game's row where it ended.
+    The game of ``run_batch_nb`` for the same seed and game where the answers are the
+    policies' own choices (vandatta_sim.step replays a game this way, one decision at a time)."""
+    C = _unchecked_rules(constants, frozen)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    _seed_rng(H, game_seed_nb(seed_key, game))
+    G[S_NEV] = 0
+    _play_game(C, G, H, tr, -1, 0, out, points, eights, aces)
+    _keep_alive(G_memory, H_memory)
+    _keep_alive(constants, constants)

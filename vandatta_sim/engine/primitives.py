@@ -12,7 +12,10 @@ from numba.extending import overload
 
 from ..cards import N_DECK_TYPES, N_SUITS
 from .layout import (
-    CLUBS, G_SEATS, HI, H_AHEAD, H_RNG, H_SIZE, ONE, RANK_ZERO, SUIT_BITS, SUIT_OF, S_NEV)
+    CLUBS, C_ANSWERS, C_STEP, DK_CALL, DK_SUIT, G_EXT, G_SEATS, G_SIZE, G_TALON, G_SNAP, G_SNAP_H,
+    G_TAKES, HI, H_AHEAD, H_RNG, H_SIZE, ONE, OPT_EXTERNAL, RANK_ZERO, SUIT_BITS, SUIT_OF,
+    S_NEV, S_SCRIPTED, X_BAD, X_DECLINE, X_DONE, X_HALT, X_KIND, X_NEV, X_OPTIONS, X_POS,
+    X_SUGGEST, X_TAKEN, X_TAKES)
 from ._numba import _popcount, _wymum, inline, njit
 
 # ================================================================================================
@@ -231,3 +234,102 @@ def _note_choice(G, H, tr, p, n, card, count):
 
 def _note_named(G, H, tr, p, suit, allowed, next_lacks):
     """p names ``suit`` of ``allowed`` (the next player lacking ``next_lacks``)."""
+
+
+# --- the step's hooks: a decision handed out, and the game stopping there -----------------------
+# Every choice a seat makes passes through ``_decide`` after its policy has made it; in a game
+# that ``vandatta_sim.step`` plays (C[C_STEP] > 0) an external seat's answer replaces the
+# policy's choice, and where no answer is left the game records the decision and stops (at the
+# end of that turn: ``_stopped``). A heuristic batch kernel or a playout (a 1-D trace) has no
+# code for either, and a batch run with the trace never has C[C_STEP] set.
+def _decide(C, G, H, tr, pol, kind, p, options, decline, choice):
+    """The choice of kind ``kind`` (DK_*) that position p makes: ``choice`` (its policy's,
+    one of ``options``, or -1 where ``decline``), or the external answer."""
+
+
+@njit
+def _answer_or_stop(C, G, H, pol, kind, p, options, decline, choice):
+    """``_decide`` in a real game: a call of its own (one copy in the kernel; inlined at every
+    decision, its branches had cost numba's inliner the scope of its variables)."""
+    if C[C_STEP] == 0 or not (pol & OPT_EXTERNAL) or G[G_EXT + X_HALT]:
+        return choice
+    done = G[G_EXT + X_DONE]
+    if done < C[C_STEP] - 1:  # an answer given
+        G[G_EXT + X_DONE] = done + 1
+        answer = C[C_ANSWERS + done]
+        if answer < 0:
+            legal = decline != 0 and kind != DK_SUIT and kind != DK_CALL
+        else:
+            legal = answer < 63 and ((options >> answer) & 1) != 0
+        if legal:
+            return answer
+        G[G_EXT + X_BAD] = 1  # not an option here (a world that disagrees with the game)
+        return choice
+    G[G_EXT + X_HALT] = 1
+    G[G_EXT + X_KIND] = kind
+    G[G_EXT + X_POS] = p
+    G[G_EXT + X_OPTIONS] = options
+    G[G_EXT + X_DECLINE] = decline
+    G[G_EXT + X_SUGGEST] = choice
+    G[G_EXT + X_NEV] = G[S_NEV]
+    for j in range(G_SIZE):
+        G[G_SNAP + j] = G[j]
+    for j in range(H_SIZE):
+        G[G_SNAP_H + j] = np.int64(H[j])
+    return choice  # the game goes on with it to the end of the turn, then stops
+
+
+@overload(_decide, inline="always")
+def _decide_nb(C, G, H, tr, pol, kind, p, options, decline, choice):
+    if tr.ndim != 2:
+        return lambda C, G, H, tr, pol, kind, p, options, decline, choice: choice
+    return lambda C, G, H, tr, pol, kind, p, options, decline, choice: _answer_or_stop(
+        C, G, H, np.int64(pol), np.int64(kind), np.int64(p), np.int64(options),
+        np.int64(decline), np.int64(choice))
+
+
+def _stopped(C, G, tr):
+    """Whether the game has stopped at an external decision (see ``_decide``)."""
+
+
+@overload(_stopped, inline="always")
+def _stopped_nb(C, G, tr):
+    if tr.ndim != 2:
+        return lambda C, G, tr: False
+
+    def stopped(C, G, tr):
+        if C[C_STEP] == 0:
+            return False
+        return G[G_EXT + X_HALT] != 0
+    return stopped
+
+
+@njit
+def _scripted_take(G, H, nt):
+    """The talon index of the next scripted card of a step's world (see layout.X_TAKES), or of
+    a random card once the script is used up (or, flagged X_BAD, where it is not in the talon)."""
+    k = G[G_EXT + X_TAKEN]
+    if k < G[G_EXT + X_TAKES]:
+        G[G_EXT + X_TAKEN] = k + 1
+        card = G[G_TAKES + k]
+        for j in range(nt):
+            if G[G_TALON + j] == card:
+                return j
+        G[G_EXT + X_BAD] = 1
+    return _rand_below(H, nt)
+
+
+def _script_takes(C, G, tr):
+    """In a step whose world scripts its takes, mark the deal scripted (S_SCRIPTED = 2)."""
+
+
+@overload(_script_takes, inline="always")
+def _script_takes_nb(C, G, tr):
+    if tr.ndim != 2:
+        return lambda C, G, tr: None
+
+    def script(C, G, tr):
+        if C[C_STEP] != 0:
+            if G[G_EXT + X_TAKES] > 0:
+                G[S_SCRIPTED] = 2
+    return script
