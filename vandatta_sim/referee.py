@@ -61,7 +61,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from .cards import ACE, EIGHT, N_DECK_TYPES, N_TYPES, SUIT_SYMBOLS, TWO, card_name
+from .cards import ACE, EIGHT, N_DECK_TYPES, N_TYPES, SUIT_SYMBOLS, TWO, card_name, make_card
 from .trace import DRAW_CAUSES, Event, as_rows, describe_row
 
 TURN_CAP = 5000          # choice 27
@@ -273,6 +273,81 @@ def has_follow_up(hand: dict[int, int], size_after: int, rules: RuleView,
             continue
         return True
     return False
+
+
+def why_not_out(card: int, rules: RuleView, start_suit: int | None, card_text=card_name,
+                suit_text=SUIT_SYMBOLS.__getitem__) -> str:
+    """Why ``card`` may not be the card that empties the hand (``may_go_out_with`` is False)."""
+    if SPECIAL[card] and not rules.out_on_special:
+        return (f"{card_text(card)} may not empty the hand: no going out on a special "
+                f"(rule 12, out_on_special off)")
+    return (f"{card_text(card)} may not empty the hand: the last card must be of the start "
+            f"suit {suit_text(start_suit)} (rule 12, last_card_start_suit)")
+
+
+def why_illegal(state: GameState, card: int, seat: int | None = None, card_text=card_name,
+                suit_text=SUIT_SYMBOLS.__getitem__) -> str:
+    """Why ``seat`` (by default the one to move) may not play ``card`` now, with the rule's
+    number: the one text of it, for the referee's rejections and for a person's refused move
+    at the table (``card_text`` and ``suit_text`` write a card and a suit as they are shown).
+    Meant for a card outside :func:`legal_plays`; the checks run in that function's order."""
+    rules, deal = state.rules, state.deal
+    seat = state.turn.seat if seat is None else seat
+    hand = deal.hands[seat]
+    name = card_text(card)
+    if not hand.get(card):
+        return f"there is no {name} in the hand"
+    if rules.specials_only_must_draw and all(SPECIAL[c] for c in hand):
+        return (f"{name} may not be played: a hand of only eights, aces and jokers has no "
+                f"legal play and must draw (rule 13, specials_only_must_draw)")
+    if deal.duty > 0:
+        if deal.duty_kind == DutyKind.COUNTER:
+            answer = "answer it with an ace or draw it (rule 17)"
+        elif rules.two_draws_two:
+            answer = "answer it with a two or draw it (rule 18)"
+        else:
+            answer = "draw it: with two_draws_two off it cannot be answered (rule 19)"
+        return (f"{name} does not answer the pending {deal.duty_kind} duty of {deal.duty} "
+                f"cards: {answer}")
+    top = deal.top
+    if not card_fits(card, top, rules):
+        if top.kind == TopKind.EIGHT_LIKE:                         # rule 10
+            if JOKER[card]:
+                return "a joker may not be played on an eight (rule 10)"
+            if RANK[card] == EIGHT:
+                return "no eight on an eight: it needs eight_on_eight (rule 10)"
+            if RANK[card] == ACE and SUIT[card] == top.suit:
+                return "no ace on an eight: it needs ace_on_eight (rule 10)"
+            return f"{name} is not {suit_text(top.suit)}, the suit named (rule 10)"
+        if top.kind == TopKind.ACE:                                # rule 9
+            if JOKER[card]:
+                return "a joker may not be played on an ace (rule 9)"
+            if RANK[card] == EIGHT:
+                return "no eight on an ace: it needs eight_on_ace (rule 9)"
+            if RANK[card] == ACE:
+                return f"no ace on an ace: ace_on_ace is {rules.ace_on_ace} (rule 9)"
+            return (f"{name} does not match {suit_text(top.suit)}: on an ace only its suit "
+                    f"counts (rule 9)")
+        if JOKER[card]:                                            # rule 11
+            return ("a joker may not be played on a joker (rule 11)" if top.joker_on_top else
+                    "a joker may be played on an ordinary card only (rule 11)")
+        return (f"{name} does not match {card_text(make_card(top.rank, top.suit))} in suit or "
+                f"rank (rule 8)")
+    if deal.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, deal.start_suit):
+        return why_not_out(card, rules, deal.start_suit, card_text, suit_text)
+    if rules.same_player and RANK[card] == EIGHT:
+        return (f"{name} may not be played: with eight_follow = same_player an eight needs a "
+                f"card to follow it in the suit named (rule 15)")
+    return f"{name} may not be played now"
+
+
+def replay(trace, rules) -> GameState:
+    """The referee's state after the rows of a game so far (each one checked; the game need
+    not be over): for questions about a game in progress, e.g. :func:`why_illegal`."""
+    game = GameState(rules)
+    for index, row in enumerate(as_rows(trace)):
+        game.step(index, row)
+    return game
 
 
 def legal_plays(state: GameState, seat: int | None = None) -> set[int]:
@@ -827,16 +902,16 @@ class GameState:
         mode = turn.mode
         if mode == Mode.DUTY:
             if card not in legal_plays(self):
-                self.fail(self._why_illegal(card))
+                self.fail(why_illegal(self, card))
         elif mode == Mode.CHOOSE:
             if card not in legal_plays(self):
-                self.fail(self._why_illegal(card))
+                self.fail(why_illegal(self, card))
         elif mode == Mode.DRAWING:
             if card != turn.drawn:
                 self.fail(f"after drawing only the card just drawn ({card_name(turn.drawn)}) "
                           f"may be played (rule 23)")
             if card not in legal_plays(self):
-                self.fail(self._why_illegal(card))
+                self.fail(why_illegal(self, card))
         elif mode == Mode.AFTER_PLAY:
             self._play_after_play(card)
         else:
@@ -855,7 +930,7 @@ class GameState:
                 self.fail(f"{card_name(card)} is no follow-up to the eight naming "
                           f"{SUIT_SYMBOLS[suit]} (rules 10, 15)")
             if deal.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, deal.start_suit):
-                self.fail(self._why_not_out(card))
+                self.fail(why_not_out(card, rules, deal.start_suit))
             turn.follow_suit = None
             return
         stackable = (turn.stack_rank is not None and not JOKER[card]
@@ -872,7 +947,7 @@ class GameState:
         if turn.extra_turn_due:
             turn.start_extra_move()
             if card not in legal_plays(self):
-                self.fail(self._why_illegal(card) + " (ace's extra turn)")
+                self.fail(why_illegal(self, card) + " (ace's extra turn)")
             return
         if rules.stacking and turn.stack_rank is not None:
             self.fail("only a card of the same rank may be stacked (rule 22); turn is over")
@@ -885,57 +960,11 @@ class GameState:
         seat = self.turn.seat
         size_after = deal.hand_sizes[seat] - 1
         if size_after == 0 and not may_go_out_with(card, rules, deal.start_suit):
-            self.fail(self._why_not_out(card))
+            self.fail(why_not_out(card, rules, deal.start_suit))
         if RANK[card] == EIGHT and rules.same_player and size_after > 0 and not has_follow_up(
                 deal.hands[seat], size_after, rules, deal.start_suit):
             self.fail("an eight may be stacked only while a same-player follow-up remains "
                       "in the hand (rule 15)")
-
-    def _why_not_out(self, card: int) -> str:
-        if SPECIAL[card] and not self.rules.out_on_special:
-            return (f"{card_name(card)} may not empty the hand: no going out on a special "
-                    f"(rule 12, out_on_special off)")
-        return (f"{card_name(card)} may not empty the hand: the last card must be of the start "
-                f"suit {SUIT_SYMBOLS[self.deal.start_suit]} (last_card_start_suit)")
-
-    def _why_illegal(self, card: int) -> str:
-        """A message for a card that is not in legal_plays(self)."""
-        rules, deal = self.rules, self.deal
-        top = deal.top
-        seat = self.turn.seat
-        hand = deal.hands[seat]
-        name = card_name(card)
-        if rules.specials_only_must_draw and all(SPECIAL[c] for c in hand):
-            return (f"{name}: a hand of only specials has no legal play and must draw "
-                    f"(rule 13, specials_only_must_draw)")
-        if deal.duty > 0:
-            if deal.duty_kind == DutyKind.COUNTER:
-                answer = "answer with an ace or draw it (rule 17)"
-            elif rules.two_draws_two:
-                answer = "answer with a two or draw it (rule 18)"
-            else:
-                answer = "draw it: with two_draws_two off it cannot be answered (rule 19)"
-            return (f"{name} does not answer the pending {deal.duty_kind} duty of {deal.duty} "
-                    f"cards: {answer}")
-        if not card_fits(card, top, rules):
-            if JOKER[card]:
-                return (f"a joker may be played on an ordinary card only, never on {top} "
-                        f"(rules 9-11)")
-            if top.kind == TopKind.ACE and RANK[card] == EIGHT:
-                return f"an eight on an ace needs eight_on_ace (rule 9; top {top})"
-            if top.kind == TopKind.ACE and RANK[card] == ACE:
-                return f"an ace on an ace needs ace_on_ace allowed or counter (rule 9; top {top})"
-            if top.kind == TopKind.EIGHT_LIKE and RANK[card] == EIGHT:
-                return f"an eight on an eight needs eight_on_eight (rule 10; top {top})"
-            if top.kind == TopKind.EIGHT_LIKE and RANK[card] == ACE and SUIT[card] == top.suit:
-                return f"an ace on an eight needs ace_on_eight (rule 10; top {top})"
-            return f"{name} matches neither suit nor rank of the top ({top}) (rules 8-10)"
-        if deal.hand_sizes[seat] == 1 and not may_go_out_with(card, rules, deal.start_suit):
-            return self._why_not_out(card)
-        if rules.same_player and RANK[card] == EIGHT:
-            return (f"{name}: with eight_follow = same_player an eight needs a follow-up card "
-                    f"in the hand (rule 15), so it is never the last card")
-        return f"{name} is not a legal play now"
 
     def _apply_play(self, card: int):
         """Move the card to the discard pile and apply its effect (choices 16-22, 26)."""
