@@ -341,6 +341,18 @@ class State:
                 return p
         return -1
 
+    def engine_state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+        """Copies of the engine's arrays here, for the engine's own functions that take a
+        state (the coach's ``search_decision_nb``): ``(C, G, H, position, seats)``. ``C`` is
+        the constants as a simulation of these seats has them (no seat external, each seat's
+        own forgetting); ``G`` and ``H`` the state at the decision (at the end when over;
+        layout in :mod:`vandatta_sim.engine`); ``position`` that of the seat to decide (-1
+        when over) among the ``seats`` in the deal. To read the game, use observation()."""
+        C = kernel_constants(self.game.rules, self.game.seats)
+        position = -1 if self.decision is None else self._position(self.decision.seat)
+        seats = sum(1 for s in range(self.game.rules.players) if self._G[E.G_ACTIVE + s])
+        return C, self._G.copy(), self._H.copy(), position, seats
+
     def observation(self, seat: int) -> Observation:
         """What ``seat`` has seen: see :class:`Observation`."""
         seat = self.game._seat(seat)
