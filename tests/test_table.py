@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from vandatta_sim.referee import referee
+from vandatta_sim import table as table_module
+from vandatta_sim.referee import referee, replay, why_illegal
 from vandatta_sim.rules import resolve_rules
 from vandatta_sim.simulate import Seats, trace_game
 from vandatta_sim.table import Answer, Table
@@ -96,3 +100,73 @@ def test_a_forgotten_call_costs_the_rules_penalty():
         assert summary["forgotten_calls"] == sum(
             1 for r in rows if r[0] == Event.CALL and r[2] == 0)
     assert forgotten > 0
+
+
+def test_a_person_who_always_calls_never_forgets():
+    rules = resolve_rules("standard", overrides=["players=3", "match=single", "call_at=3"])
+    seats = Seats.build(3, "expert")
+    calls = 0
+    for seed in range(4):
+        trace = Table(rules, seats, people=[1], seed=seed).play(RandomPerson(seed, calls=1.0))
+        mine = [int(r[2]) for r in trace if r[0] == Event.CALL and r[1] == 1]
+        assert all(mine), "a person who says lappen with every card forgot a call"
+        calls += len(mine)
+    assert calls > 0
+
+
+@pytest.mark.parametrize("preset,overrides", [RULE_SETS[1], RULE_SETS[5]])
+def test_each_deal_end_is_told_once_with_its_results(preset, overrides):
+    """on_deal_end sees each deal's rows up to its scores (and eliminations), never the next
+    deal's, with deal_no that deal's number."""
+    rules = resolve_rules(preset, overrides=overrides)
+    told = []
+
+    def deal_over(table):
+        rows = table.rows
+        assert rows[-1][0] in (Event.SCORE, Event.ELIMINATED)
+        told.append((table.deal_no, len(rows)))
+
+    table = Table(rules, Seats.build(rules.players, "expert"), people=[0], seed=5)
+    trace = table.play(RandomPerson(5), on_deal_end=deal_over)
+    ends = [k for k, r in enumerate(trace) if r[0] == Event.END_DEAL]
+    assert [d for d, _ in told] == list(range(len(ends)))
+    starts = [k for k, r in enumerate(trace) if r[0] == Event.NEW_DEAL][1:] + [
+        len(trace) - (trace[-1][0] == Event.END_MATCH)]
+    assert [n for _, n in told] == starts
+
+
+@pytest.mark.parametrize("preset,overrides", RULE_SETS)
+def test_every_refused_card_has_the_referees_reason(preset, overrides):
+    """At a person's move or duty, each card held but not offered gets a reason from the
+    referee's one text of them, naming a rule (never its fallback: the engine and the
+    referee agree on what is legal)."""
+    rules = resolve_rules(preset, overrides=overrides)
+    reasons = []
+
+    def person(table, q):
+        if q.kind in ("move", "duty"):
+            judge = replay(table.rows, rules)
+            for card in set(table.hand(q.seat)) - set(q.cards):
+                reason = why_illegal(judge, card, q.seat)
+                assert "rule" in reason and "now" not in reason, reason
+                reasons.append(reason)
+        return chooser(table, q)
+
+    for seed in range(3):
+        chooser = RandomPerson(seed)
+        Table(rules, Seats.build(rules.players, "expert"), people=[0], seed=seed).play(person)
+    assert reasons
+
+
+def test_the_table_imports_no_private_engine_name():
+    """table.py reaches the engine through the step and the engine's public names only."""
+    source = Path(table_module.__file__).read_text()
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            assert "engine" not in module, f"imports from {module}"
+            assert not any(a.name.startswith("_") for a in node.names), ast.dump(node)
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                node.value.id in ("E", "S"):
+            assert not node.attr.startswith("_"), f"{node.value.id}.{node.attr}"

@@ -81,19 +81,21 @@ class Coach:
         return "chance to win the match" if self.code & E.OPT_SEARCH_MATCH else \
             "chance to win the deal"
 
-    def hints(self, table, seat: int) -> list[Hint]:
-        """Every option of ``seat``'s move now (empty where it has no card to play)."""
-        C = table.C.copy()
+    def hints(self, state, seat: int) -> list[Hint]:
+        """Every option of ``seat``'s move in ``state`` (a :class:`vandatta_sim.step.State`
+        at that seat's move; empty where it has no card to play)."""
+        if state.decision is None or state.decision.seat != seat:
+            raise ValueError(f"the coach is asked about seat {seat}, which is not to move")
+        C, G, H, p, n = state.engine_state()
         # every option in every world (no racing): the coach wants each option's value
         C[E.C_POL + seat] = self.code | E.OPT_SEARCH_FLAT
-        p = table.position(seat)
         frozen = frozen_rules(C, lean=False)
         self.asked += 1
         per_replicate, options = [], None
         for r in range(REPLICATES):
             stream = np.random.SeedSequence([self.seed, self.asked, r]).generate_state(1, np.uint64)
             cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
-                C, frozen, table.G, table.H, p, table.n, stream[0])
+                C, frozen, G, H, p, n, stream[0])
             if len(cards) == 0:
                 return []
             values = totals / np.maximum(played, 1)

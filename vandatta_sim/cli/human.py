@@ -14,8 +14,9 @@ import re
 import sys
 from dataclasses import dataclass, field, replace
 
-from ..cards import ACE, EIGHT, RANK_NAMES, SUIT_SYMBOLS, TWO
-from ..table import Answer, Ask, Table, bit
+from ..cards import JOKER_TYPES, RANK_NAMES, SUIT_SYMBOLS, is_joker, make_card, rank_of, suit_of
+from ..referee import replay, why_illegal
+from ..table import Answer, Ask, Table, by_suit
 from ..trace import DRAW_CAUSES, Event
 
 SUIT_LETTERS = "cdhs"
@@ -70,10 +71,10 @@ class Screen:
         return SUIT_LETTERS[suit] if self.plain else SUIT_SYMBOLS[suit]
 
     def card(self, card: int, markup: bool = True) -> str:
-        if card >= 52:
+        if is_joker(card):
             return "JK"
-        rank = RANK_NAMES[card // 4]
-        return (self.suit(card % 4) if markup else self.suit_text(card % 4)) + rank
+        suit = suit_of(card)
+        return (self.suit(suit) if markup else self.suit_text(suit)) + RANK_NAMES[rank_of(card)]
 
     def say(self, text: str = ""):
         if self.plain:  # letters for the symbols, ASCII for the rules of the screen
@@ -87,14 +88,14 @@ def parse_card_text(text: str) -> int | None:
     t = text.strip().lower().replace("♣", "c").replace("♦", "d").replace("♥", "h") \
         .replace("♠", "s")
     if t in ("jk", "joker"):
-        return 52
+        return JOKER_TYPES[0]
     ranks = "|".join(r.lower() for r in RANK_NAMES)
     m = re.fullmatch(rf"([cdhs])({ranks})", t) or re.fullmatch(rf"({ranks})([cdhs])", t)
     if not m:
         return None
     a, b = m.groups()
     suit_letter, rank = (a, b) if a in SUIT_LETTERS else (b, a)
-    return [r.lower() for r in RANK_NAMES].index(rank) * 4 + SUIT_LETTERS.index(suit_letter)
+    return make_card([r.lower() for r in RANK_NAMES].index(rank), SUIT_LETTERS.index(suit_letter))
 
 
 def parse_suit_text(text: str) -> int | None:
@@ -104,58 +105,6 @@ def parse_suit_text(text: str) -> int | None:
     if len(t) == 1 and t in SUIT_LETTERS:
         return SUIT_LETTERS.index(t)
     return SUIT_WORDS.get(t)
-
-
-def why_illegal(table: Table, seat: int, card: int, screen: Screen) -> str:
-    """The reason the engine's rules refuse ``card`` for ``seat`` now."""
-    rules, G = table.rules, table.G
-    from .. import engine as E
-    from ..table import _last_card_mask, _on_top
-
-    name = screen.card(card)
-    hand = table.hand(seat)
-    if card not in hand and not (card >= 52 and any(c >= 52 for c in hand)):
-        return f"you have no {name}"
-    duty = table.duty
-    if duty is not None:
-        kind, cards = duty
-        answer = "an ace" if kind == "ace" else "a two" if rules.two_draws_two else None
-        how = f"play {answer} or d to draw them" if answer else "d to draw them"
-        return f"{cards} cards to draw are pending: {how}"
-    if rules.specials_only_must_draw and all(c >= 52 or c // 4 in (ACE, EIGHT) for c in hand):
-        return "a hand of only eights, aces and jokers must draw (specials_only_must_draw)"
-    if len(hand) == 1 and not (bit(card) & int(_last_card_mask(table.C, G))):
-        if not rules.out_on_special and (card >= 52 or card // 4 in (ACE, EIGHT)):
-            return f"you may not go out on {name}, a special card (out_on_special is off)"
-        return (f"your last card must be of the start suit "
-                f"{screen.suit(int(G[E.S_START_SUIT]))} (last_card_start_suit)")
-    eff, suit, rank = int(G[E.S_EFF]), int(G[E.S_SUIT]), int(G[E.S_RANK])
-    fits = bit(card) & int(_on_top(table.C, G))
-    if not fits:
-        is_eight, is_ace = card < 52 and card // 4 == EIGHT, card < 52 and card // 4 == ACE
-        if eff == E.EFF_EIGHT:
-            if is_eight:
-                return "no eight on an eight (eight_on_eight is off)"
-            if card >= 52:
-                return "a joker may not follow an eight"
-            if is_ace and card % 4 == suit:
-                return "no ace on an eight (ace_on_eight is off)"
-            return f"{name} is not {screen.suit(suit)}, the suit named"
-        if eff == E.EFF_ACE:
-            if is_eight:
-                return "no eight on an ace (eight_on_ace is off)"
-            if is_ace:
-                return "no ace on an ace (ace_on_ace is forbidden)"
-            if card >= 52:
-                return "a joker may not be played on an ace"
-            return f"{name} does not match {screen.suit(suit)} (on an ace only its suit counts)"
-        if card >= 52:
-            return "a joker may not be played on a joker"
-        return f"{name} does not match {screen.suit(suit)} or {RANK_NAMES[rank]}"
-    if card < 52 and card // 4 == EIGHT and rules.eight_follow == "same_player":
-        return ("an eight needs a card to follow it in the suit you name "
-                "(eight_follow=same_player)")
-    return f"{name} may not be played now"
 
 
 @dataclass
@@ -268,8 +217,8 @@ class Person:
         out.append(top)
         hand = table.hand(seat)
         groups = []
-        for s in range(5):
-            cards = [c for c in hand if (c % 4 if c < 52 else 4) == s]
+        for s in range(5):  # the four suits, then the jokers
+            cards = [c for c in hand if by_suit(c)[0] == s]
             if cards:
                 groups.append(" ".join(sc.card(c) for c in cards))
         out.append("your hand: " + "  ".join(groups))
@@ -307,7 +256,7 @@ class Person:
     def hint_lines(self, table: Table, q: Ask) -> list[str]:
         if self.coach is None or q.kind != "move" or len(q.cards) + q.may_decline < 2:
             return []
-        hints = self.coach.hints(table, q.seat)
+        hints = self.coach.hints(table.state, q.seat)
         if not hints:
             return []
         self.pending = {"hints": hints, "deal": table.deal_no, "seat": q.seat,
@@ -331,7 +280,7 @@ class Person:
 
     def ask_card(self, table: Table, q: Ask) -> Answer:
         sc = self.screen
-        q = replace(q, cards=tuple(sorted(q.cards, key=lambda c: (c % 4 if c < 52 else 4, c))))
+        q = replace(q, cards=tuple(sorted(q.cards, key=by_suit)))
         if q.kind == "move" and not q.cards:
             sc.say("no card fits: d to draw")
         listing, words = self.options_line(q)
@@ -393,16 +342,18 @@ class Person:
                 if card is None:
                     sc.say(f"'{word}' is not a card: type one like h8 or ♥8, its number, or d")
                     continue
-                if card >= 52:  # either joker type
-                    card = next((c for c in q.cards if c >= 52), card)
+                if is_joker(card):  # either joker type: the one listed, else the one held
+                    card = next((c for c in q.cards + tuple(table.hand(q.seat))
+                                 if is_joker(c)), card)
             if card in q.cards:
                 return self._chosen(Answer(card, call))
             if q.kind == "stack":
                 sc.say(f"only a card of the same rank stacks: {listing}")
             elif q.kind == "follow":
                 sc.say(f"follow up with a card of the suit you named: {listing}")
-            else:
-                sc.say(why_illegal(table, q.seat, card, sc))
+            else:  # the referee's reason, with its rule
+                sc.say(why_illegal(replay(table.rows, table.rules), card, q.seat,
+                                   lambda c: sc.card(c), sc.suit))
 
     def _chosen(self, answer: Answer) -> Answer:
         p = self.pending
@@ -478,4 +429,4 @@ def line_reader(interactive: bool):
 
 
 __all__ = ["Person", "Screen", "Quit", "line_reader", "plain_wanted", "parse_card_text",
-           "parse_suit_text", "why_illegal"]
+           "parse_suit_text"]
