@@ -147,7 +147,6 @@ _choices = {
     "start_ace": ["all_draw", "all_but_dealer_draw", "dealer_draws", "bury"],
     "eight_follow": ["next_player", "same_player"],
     "ace_on_ace": ["forbidden", "allowed", "counter"],
-    "scale": ["base", "hundred", "crazy_eights"],
     "eliminate_at": ["reach", "pass"],
 }
 _bools = ["must_play", "stacking", "eight_on_ace", "eight_on_eight", "ace_on_eight",
@@ -155,11 +154,20 @@ _bools = ["must_play", "stacking", "eight_on_ace", "eight_on_eight", "ace_on_eig
           "two_draws_two"]
 
 
+# a scale: a named one or a table of rank points of its own (A, 2, ..., K, joker: 14 numbers,
+# as rules._check_scale takes them); a valuation the same, or none (the rules' scale)
+scales = st.one_of(st.sampled_from(["base", "hundred", "crazy_eights"]),
+                   st.tuples(*[st.integers(0, 1000)] * 14))
+valuations = st.one_of(st.none(), scales)
+
+
 @st.composite
 def rule_sets(draw):
+    """Rules of every field, at every table size (2-10 seats) and scale."""
     fields = {name: draw(st.sampled_from(values)) for name, values in _choices.items()}
     fields |= {name: draw(st.booleans()) for name in _bools}
-    players = draw(st.integers(2, 7))
+    fields["scale"] = draw(scales)
+    players = draw(st.integers(2, 10))
     decks = draw(st.sampled_from(["auto", 1, 2]))
     n_decks = (1 if players <= 5 else 2) if decks == "auto" else decks
     jokers = draw(st.integers(0, 2))
@@ -177,15 +185,19 @@ def rule_sets(draw):
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
     ["random", "greedy", "expert", "expert:eights=dump", "eight-dumper", "search:budget=2",
-     "mixed"]))
-def test_referee_accepts_every_engine_game(rules, seed, policy):
+     "mixed"]), valuation=valuations)
+def test_referee_accepts_every_engine_game(rules, seed, policy, valuation):
+    """Every game the engine plays, traced, is legal to the referee and scores as the batch run
+    says: any rules, 2-10 seats, named and custom scales, policies weighing another scale
+    (``valuation``). The trace is the batch run's game (same seed, same valuation)."""
     mixed = ["search:budget=2", "random", "greedy", "expert", "eight-dumper", "expert:eights=3",
-             "expert:eights=dump"]
+             "expert:eights=dump", "greedy", "random", "expert"]
     policies = mixed[: rules.players] if policy == "mixed" else policy
     forget = {"all": 0.3}
-    df = simulate(rules, 12, seed=seed, policies=policies, forget=forget)
+    df = simulate(rules, 12, seed=seed, policies=policies, forget=forget, valuation=valuation)
     for game in range(12):
-        trace = trace_game(rules, seed, game, policies=policies, forget=forget)
+        trace = trace_game(rules, seed, game, policies=policies, forget=forget,
+                           valuation=valuation)
         summary = referee(trace, rules)
         row = df.iloc[game]
         assert summary["winner"] == row.winner

@@ -499,19 +499,20 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
 
 def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = DEFAULT_POLICY,
                forget: SeatSpec = None, swap=None, swap_seat: int | None = None,
-               deck: Sequence[str | int] = ()) -> np.ndarray:
+               deck: Sequence[str | int] = (), valuation=None) -> np.ndarray:
     """Replay game ``game`` of the run with ``seed`` and return its events, an int32 array of
     rows ``(kind, seat, a, b)`` (format: docs/engine-rules.md). Same game as in :func:`simulate`.
 
     ``deck`` scripts the first deal for scenario tests: cards (``"♠Q"``, ``"H10"``, …) in the
     order they come off the pack: seat 0's hand, seat 1's, …, the start card, then the talon
-    from the top; the rest of the pack follows in a fixed order.
+    from the top; the rest of the pack follows in a fixed order. ``valuation`` as for
+    :func:`simulate`.
     """
     seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
     capacity = 4096
     while True:
         *_, trace, n_events = _run(rules, 1, seed, seats, int(game), 1, swap, swap_seat, capacity,
-                                   deck)
+                                   deck, valuation)
         if n_events <= capacity:
             return trace[:n_events].copy()
         capacity = int(n_events) + 16
