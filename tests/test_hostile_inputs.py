@@ -1,10 +1,12 @@
-"""Hostile inputs: each is one ``Error:`` line and exit code 2 within 5 s, with nothing written.
+"""Hostile inputs: each is one ``Error:`` line and exit code 2, with nothing written.
 
 One table lists the 22 inputs of issue 12 (output paths, store paths, scheduler addresses,
 rules files, Unicode digits, huge integers, huge runs) and, after them, the classes they stand
-for. Inputs that used to hang or to fill memory run in a child process under a watchdog: after
-5 s (imports excluded) it reports the peak memory and ends the child, so a hang fails the test
-instead of stopping the suite.
+for. Inputs that used to hang or to fill memory run in a child process under a watchdog, so
+that a hang fails the test instead of stopping the suite: after HANG_SECONDS (imports
+excluded; generous, so that a loaded machine never reads as a hang: no speed is asserted here)
+it ends the child. A run that goes on by design (10^9 games, streamed) is stopped after a few
+seconds instead, and its peak memory is read.
 """
 
 from __future__ import annotations
@@ -23,25 +25,28 @@ from click.testing import CliRunner
 from vandatta_sim.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
-SECONDS = 5.0
+HANG_SECONDS = 120.0  # a child still running after this has hung
 STILL_RUNNING = 99  # the watchdog's exit code
 #: A huge run that is still running at the watchdog must hold less than this.
 BOUNDED_MEMORY_KIB = 1 << 20
 
-# The watchdog starts after the imports, so a loaded machine's import time is not counted.
+# The watchdog starts after the imports, so a loaded machine's import time is not counted; its
+# seconds are the child's first argument.
 DRIVER = f"""
 import resource, os, sys, threading, time
 from vandatta_sim.cli import main
 
+seconds = float(sys.argv[1])
+
 def watchdog():
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    print(f"\\nstill running after {SECONDS} s; peak {{peak}} KiB", file=sys.stderr, flush=True)
+    print(f"\\nstill running after {{seconds}} s; peak {{peak}} KiB", file=sys.stderr, flush=True)
     os._exit({STILL_RUNNING})
 
-timer = threading.Timer({SECONDS}, watchdog)
+timer = threading.Timer(seconds, watchdog)
 timer.daemon = True
 timer.start()
-main(sys.argv[1:], prog_name="vandatta-sim")
+main(sys.argv[2:], prog_name="vandatta-sim")
 """
 
 SIM = ("simulate", "--games", "10", "--match", "single")
@@ -59,7 +64,9 @@ class Case:
     child: bool = False  # run in a child process under the watchdog
     exit_code: int = 2
     kept: tuple[str, ...] = field(default=())  # files that must be left as they were
-    timed: bool = True  # False: a run that plays games (compiling the kernel the first time)
+    # a run that goes on by design (child only): stopped after this many seconds, it must be
+    # holding less than BOUNDED_MEMORY_KIB
+    sample_after: float | None = None
 
 
 # --- the 22 inputs of issue 12 ------------------------------------------------------------------
@@ -73,7 +80,7 @@ ISSUE_CASES = [
     Case("out through a missing folder", (*SIM, "--out", "nodir/../g.csv"), "does not exist"),
     Case("out in /proc", (*SIM, "--out", "/proc/g.csv"), "cannot write in folder"),
     Case("a leftover temp folder is not in the way", (*SIM, "--out", "g.csv"),
-         setup=("mkdir:.tmp-g.csv",), exit_code=0, kept=(".tmp-g.csv", "g.csv"), timed=False),
+         setup=("mkdir:.tmp-g.csv",), exit_code=0, kept=(".tmp-g.csv", "g.csv")),
     # store paths
     Case("store is a file", (*SWEEP, "--store", "FILE"), "not a folder", ("file:FILE",)),
     Case("store is read-only", (*SWEEP, "--store", "ro"), "cannot write in folder", ("ro:ro",)),
@@ -95,7 +102,7 @@ ISSUE_CASES = [
     Case("play game 2^63", ("play", "--game", "9223372036854775808"), "0–2^62", child=True),
     Case("play game 10^30", ("play", "--game", str(10**30)), "0–2^62", child=True),
     Case("simulate 10^9 games", ("simulate", "--games", "1000000000", "--match", "single"),
-         "memory", child=True),
+         "memory", child=True, sample_after=5.0),
     Case("sweep dry run of 10^15 games", ("sweep", "--games", "1000000000000000",
                                            "--match", "single", "--dry-run"),
          exit_code=0, child=True),
@@ -116,7 +123,7 @@ CLASS_CASES = [
     Case("out is empty", (*SIM, "--out", ""), "empty"),
     Case("out is a folder name", (*SIM, "--out", "."), "not a file name"),
     Case("user's .tmp- file is never touched", (*SIM, "--out", "games.csv"), exit_code=0,
-         setup=("file:.tmp-games.csv",), kept=(".tmp-games.csv", "games.csv"), timed=False),
+         setup=("file:.tmp-games.csv",), kept=(".tmp-games.csv", "games.csv")),
     Case("store is empty", (*SWEEP, "--store", ""), "empty"),
     Case("store under a file", (*SWEEP, "--store", "FILE/results"), "not a folder",
          ("file:FILE",)),
@@ -176,7 +183,7 @@ ROUND3_CASES = [
           ("with a name too long", "c" * 300 + ".png", "too long", ()),
           ("of another kind", "chart.pdf", "must end in .png or .svg", ()))],
     Case("out with a legal 250-character name", (*SIM, "--out", "g" * 246 + ".csv"),
-         exit_code=0, timed=False),
+         exit_code=0),
     Case("verify a store that does not exist", ("results", "verify", "--store", "nostore"),
          "does not exist"),
     # 3. one conflict rule
@@ -285,21 +292,18 @@ def _listing(folder: Path) -> dict[str, bytes | None]:
     return out
 
 
-def _run_child(args, cwd: Path):
+def _run_child(args, cwd: Path, seconds: float = HANG_SECONDS):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    # generous: imports on a loaded machine; the 5 s of the command are the watchdog's
-    proc = subprocess.run([sys.executable, "-c", DRIVER, *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    # the watchdog ends the command; this bound is for the imports of a stuck interpreter
+    proc = subprocess.run([sys.executable, "-c", DRIVER, str(seconds), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=seconds + 300)
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def _run_here(args, cwd: Path, monkeypatch, timed: bool):
+def _run_here(args, cwd: Path, monkeypatch):
     monkeypatch.chdir(cwd)
-    start = time.monotonic()
     result = CliRunner().invoke(main, list(args))
-    elapsed = time.monotonic() - start
-    assert elapsed < SECONDS or not timed, f"took {elapsed:.1f} s"
     assert result.exception is None or isinstance(result.exception, SystemExit), \
         repr(result.exception)
     return result.exit_code, result.stdout, result.stderr
@@ -313,18 +317,18 @@ def test_hostile_input(case: Case, tmp_path, monkeypatch):
         _prepare(case, work)
         before = _listing(work)
         if case.child:
-            code, out, err = _run_child(case.args, work)
+            code, out, err = _run_child(case.args, work, case.sample_after or HANG_SECONDS)
         else:
-            code, out, err = _run_here(case.args, work, monkeypatch, case.timed)
+            code, out, err = _run_here(case.args, work, monkeypatch)
         after = _listing(work)
     finally:
         _release(work)
-    if code == STILL_RUNNING and case.name == "simulate 10^9 games":
+    if code == STILL_RUNNING and case.sample_after:
         # a streaming simulate runs on: it must do so in bounded memory
         peak = int(err.split("peak ")[-1].split()[0])
         assert peak < BOUNDED_MEMORY_KIB, err
         return
-    assert code != STILL_RUNNING, f"still running after {SECONDS} s: {case.args}"
+    assert code != STILL_RUNNING, f"hung (still running after {HANG_SECONDS} s): {case.args}"
     assert "Traceback" not in out + err
     assert code == case.exit_code, out + err
     if case.exit_code == 2:
@@ -375,17 +379,20 @@ def test_a_web_server_at_the_scheduler_address_is_one_line(tmp_path, monkeypatch
     assert list(tmp_path.iterdir()) == []
 
 
-def _sweep_with_scheduler(port, tmp_path, monkeypatch):
-    """A small sweep sent to a scheduler at ``port``: its exit code and non-empty output lines."""
-    code, out, err = _run_here(
-        (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{port}"),
-        tmp_path, monkeypatch, timed=False)
+def _sweep_with_scheduler(port, tmp_path, monkeypatch, child: bool = False):
+    """A small sweep sent to a scheduler at ``port``: its exit code and non-empty output lines
+    (``child``: in a child process under the hang watchdog)."""
+    args = (*SWEEP, "--store", "results", "--scheduler", f"tcp://127.0.0.1:{port}")
+    code, out, err = (_run_child(args, tmp_path) if child
+                      else _run_here(args, tmp_path, monkeypatch))
     return code, [line for line in (out + err).splitlines() if line.strip()]
 
 
-def test_a_plain_http_server_at_the_scheduler_address_fails_within_10_s(tmp_path, monkeypatch):
+def test_a_plain_http_server_at_the_scheduler_address_is_one_line_not_a_hang(tmp_path,
+                                                                             monkeypatch):
     """An ordinary web server accepts the connection and waits for a request: Dask's own
-    client then waited indefinitely. The probe waits for Dask's handshake, at most 3 s."""
+    client then waited indefinitely. The probe waits for Dask's handshake (at most 3 s) and
+    says what answered; the sweep runs under the watchdog, so a hang fails the test."""
     pytest.importorskip("distributed")
     import threading
     from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -393,28 +400,27 @@ def test_a_plain_http_server_at_the_scheduler_address_fails_within_10_s(tmp_path
     server = ThreadingHTTPServer(("127.0.0.1", 0), SimpleHTTPRequestHandler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    start = time.monotonic()
     try:
-        code, lines = _sweep_with_scheduler(server.server_port, tmp_path, monkeypatch)
+        code, lines = _sweep_with_scheduler(server.server_port, tmp_path, monkeypatch,
+                                            child=True)
     finally:
         server.shutdown()
         server.server_close()
-    assert time.monotonic() - start < 10
+    assert code != STILL_RUNNING, lines
     assert code == 2 and len(lines) == 1 and "not a Dask scheduler" in lines[0], lines
     assert list(tmp_path.iterdir()) == []
 
 
 def test_a_bare_command_prints_its_help(tmp_path, monkeypatch):
     for args in ((), ("results",), ("rules",)):
-        code, out, err = _run_here(args, tmp_path, monkeypatch, timed=True)
+        code, out, err = _run_here(args, tmp_path, monkeypatch)
         assert code == 0 and "Usage:" in out and "Error" not in out + err, args
 
 
 def test_a_very_fine_precision_plans_up_to_the_cap_without_a_warning(tmp_path, monkeypatch):
     # 1e-12 needs ~10^24 games: int64 wrapped around, and the plan said about one game
     code, out, err = _run_here(("sweep", "--precision", "1e-12", "--match", "single",
-                                "--dry-run", "--store", "results"), tmp_path, monkeypatch,
-                               timed=True)
+                                "--dry-run", "--store", "results"), tmp_path, monkeypatch)
     assert code == 0 and "Warning" not in err and "RuntimeWarning" not in err, out + err
     assert f"{10**8:,}" in out  # the cap (DEFAULT_MAX_GAMES), not one game
 

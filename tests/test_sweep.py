@@ -670,9 +670,15 @@ def test_progress_line_shows_games_rate_and_time_left():
 
 
 def test_overhead_measurement_reports_both_rates(tmp_path):
-    figures = bench.overhead_figures(games=8000, chunk_size=2000, store=tmp_path / "o",
-                                     single_deals=True)
-    assert figures["games"] == 8000 and figures["configs"] == 4
-    assert figures["engine_rate"] > 0 and figures["sweep_rate"] > 0
+    """The figures' arithmetic on a small batch (speed itself: `vandatta-sim bench --sweep-overhead`);
+    the sweep half stores every game it timed."""
+    figures = bench.overhead_figures(games=400, chunk_size=50, store=tmp_path / "o",
+                                     single_deals=True, warm_games=50)
+    assert figures["games"] == 400 and figures["configs"] == 4 and figures["chunk_size"] == 50
+    for kind in ("engine", "sweep"):
+        assert figures[f"{kind}_rate"] == pytest.approx(400 / figures[f"{kind}_seconds"])
     assert figures["overhead"] == pytest.approx(figures["sweep_seconds"]
                                                 / figures["engine_seconds"] - 1)
+    assert figures["cpu_overhead"] == pytest.approx(figures["sweep_cpu_seconds"]
+                                                    / figures["engine_cpu_seconds"] - 1)
+    assert len(chunk_files(tmp_path / "o" / "sweep")) == 4 * 2  # 100 games a config

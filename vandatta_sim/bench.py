@@ -221,7 +221,8 @@ def bench_configs(single_deals: bool = False) -> list[Config]:
 
 def overhead_figures(games: int = 10_000_000, configs: Sequence[Config] | None = None,
                      chunk_size: int = DEFAULT_CHUNK_SIZE, threads: int | None = None,
-                     seed: int = 12345, store=None, single_deals: bool = False) -> dict:
+                     seed: int = 12345, store=None, single_deals: bool = False,
+                     warm_games: int = 2_000) -> dict:
     """Time the engine alone and the sweep with storage on the same games, in one run.
 
     ``games`` in total, split evenly over ``configs`` (default :func:`bench_configs`). For each
@@ -231,7 +232,8 @@ def overhead_figures(games: int = 10_000_000, configs: Sequence[Config] | None =
     Alternating the two per configuration keeps drifting machine load from favouring either.
     ``overhead`` = sweep time / engine time − 1 (wall clock); ``cpu_overhead`` is the same
     ratio of this process's CPU time (all threads), which other programs' load hardly moves:
-    on a busy machine it is the steadier figure of the work the sweep adds."""
+    on a busy machine it is the steadier figure of the work the sweep adds. A warm-up sweep of
+    ``warm_games`` a configuration goes first, untimed."""
     import shutil
 
     configs = list(configs or bench_configs(single_deals))
@@ -239,8 +241,9 @@ def overhead_figures(games: int = 10_000_000, configs: Sequence[Config] | None =
     folder = Path(store) if store is not None else Path(tempfile.mkdtemp(prefix="vandatta-bench-"))
     try:
         # warm up: the engine's cache, pyarrow's writer and the store's folders
-        run_sweep(configs, games=2_000, seed=seed + 1, chunk_size=1_000, store=folder / "warm",
-                  threads=threads, progress=False, command="overhead warm-up")
+        run_sweep(configs, games=warm_games, seed=seed + 1, chunk_size=1_000,
+                  store=folder / "warm", threads=threads, progress=False,
+                  command="overhead warm-up")
         engine = sweep = engine_cpu = sweep_cpu = 0.0
         for config in configs:
             start, cpu = time.perf_counter(), time.process_time()
