@@ -5,6 +5,7 @@ every `results` subcommand."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -94,7 +95,19 @@ def test_compare_and_plot_take_8_character_prefixes(store, tmp_path):
     assert "Δ = configuration − baseline" in result.output and "With " in result.output
     plot = tmp_path / "c.svg"
     result = run("results", "plot", keys[0][:8], keys[1][:8], "--store", store, "--plot", plot)
-    assert result.exit_code == 0, result.output and plot.exists()
+    assert result.exit_code == 0, result.output
+    # the chart drawn: matplotlib's SVG keeps each text as a comment beside its glyphs
+    svg = plot.read_text(encoding="utf-8")
+    assert svg.lstrip().startswith("<?xml") and "<svg" in svg
+    texts = re.findall(r"<!-- (.*?) -->", svg)
+    # each configuration by its name on the chart: its user label, or the field that varies
+    names = [r.get("user_label") or next(w for w in r["label"].split()
+                                         if w.startswith("stacking="))
+             for r in listed(store) if r["key"] in keys]
+    assert len(names) == 2 and all(any(n in t for t in texts) for n in names), (names, texts)
+    assert sum(t.endswith("(baseline)") for t in texts) == 1, texts
+    assert "win_rate_0 (förhand)" in texts and "mean_turns" in texts, texts
+    assert any(t.startswith("Δ ") for t in texts), texts  # the paired differences
 
 
 def test_an_ambiguous_prefix_is_one_line_listing_the_matches():
