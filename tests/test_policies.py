@@ -4,12 +4,13 @@ import numpy as np
 import pytest
 
 from vandatta_sim import engine as E
+from vandatta_sim.referee import GameState, legal_plays
 from vandatta_sim.rules import get_preset
 from vandatta_sim.simulate import (DEFAULT_POLICY, Seats, SimulationError, check_policy, policy_code,
                                    simulate, trace_game)
 
 from vandatta_sim.sweep.grid import expand_grid
-from vandatta_sim.trace import Event
+from vandatta_sim.trace import Event, as_rows
 
 
 def test_policy_specs_have_one_canonical_spelling():
@@ -45,16 +46,39 @@ def test_sweeps_vary_and_key_policy_variants():
     assert fixed[0].seats.policies == ("expert:eights=dump", "expert", DEFAULT_POLICY)
 
 
-def test_expert_dumping_eights_plays_every_legal_eight():
-    """expert:eights=dump differs from expert only where an eight is legal: it plays one."""
+def _eights_legal_and_held(policy: str, games: int = 20) -> tuple[int, int]:
+    """Seat 0 playing ``policy`` against ``random`` (standard, 2 players): at how many of its
+    plays an eight was legal (the referee's legal plays, hand and pile replayed), and at how
+    many of those it played another card."""
     rules = get_preset("standard").replace(players=2, match="single")
-    played_eight_when_legal = 0
-    for game in range(20):
-        trace = trace_game(rules, 5, game, policies=["expert:eights=dump", "random"])
-        played = trace[trace[:, 0] == Event.PLAY]
-        mine = played[played[:, 1] == 0, 2]
-        played_eight_when_legal += int(np.any(mine // 4 == 7))
-    assert played_eight_when_legal > 5
+    legal = held = 0
+    for game in range(games):
+        judge = GameState(rules)
+        for index, row in enumerate(as_rows(trace_game(rules, 5, game,
+                                                       policies=[policy, "random"]))):
+            kind, seat, card, _ = row
+            if kind == Event.PLAY and seat == 0 and any(
+                    c < 52 and c // 4 == 7 for c in legal_plays(judge, 0)):
+                legal += 1
+                held += card // 4 != 7
+            judge.step(index, row)
+    return legal, held
+
+
+@pytest.mark.parametrize("policy", ["expert:eights=dump", "eight-dumper"])
+def test_eight_dumpers_play_every_legal_eight(policy):
+    """expert:eights=dump and eight-dumper play an eight at every play where one is legal;
+    expert (which keeps its eights) and greedy (eights last) do not: the check sees a held
+    eight."""
+    legal, held = _eights_legal_and_held(policy)
+    assert legal > 5 and held == 0, (legal, held)
+    for holder in ("expert", "greedy"):
+        assert _eights_legal_and_held(holder)[1] > 0, holder
+
+
+def test_expert_dumping_eights_plays_other_games_than_expert():
+    """The option reaches the kernel: the same deals play out differently."""
+    rules = get_preset("standard").replace(players=2, match="single")
     a = simulate(rules, 400, seed=3, policies=["expert", "random"])
     b = simulate(rules, 400, seed=3, policies=["expert:eights=dump", "random"])
     assert not a.equals(b)
