@@ -46,9 +46,19 @@ def test_simulate_prints_intervals_and_writes_table(tmp_path):
 
 
 def test_play_narrates_and_referees():
+    from vandatta_sim.referee import referee
+    from vandatta_sim.rules import PRESETS
+    from vandatta_sim.simulate import trace_game
+
     result = run("play", "--preset", "seed002", "--seed", "7", "--game", "3")
     assert result.exit_code == 0, result.output
-    assert "start card" in result.output and "wins the deal" in result.output or "blocked" in result.output
+    # the narration of this game: every deal's start card and its end, and the match's winner
+    summary = referee(trace_game(PRESETS["seed002"], 7, 3), PRESETS["seed002"])
+    out = result.output
+    ends = ("wins the deal", "deal blocked: nobody can play or draw", "deal capped at the turn")
+    assert summary["deals"] > 1 and out.count("start card") >= summary["deals"]
+    assert sum(out.count(end) for end in ends) == summary["deals"]
+    assert f"seat {summary['winner']} wins the match" in out
     assert "referee: every move legal" in result.output
     assert "♠" in result.output or "♥" in result.output
 
