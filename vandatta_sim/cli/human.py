@@ -4,7 +4,10 @@ Renders with ``rich`` (colours and suit symbols) or, in plain mode, plain text w
 suits (``h8``) for dumb terminals and pipes; reads with ``prompt_toolkit`` (history,
 tab-completion of the legal moves) where stdin and stdout are a terminal, else line by line.
 Every answer is checked before it reaches the game: an illegal or unreadable one is refused
-with the reason and the question is asked again.
+with the reason and the question is asked again. A number is a number in ASCII digits only
+(the command line's rule); what the person typed is echoed escaped (:func:`printable`), so a
+typed escape sequence shows instead of acting on the terminal. Plain mode writes ASCII only,
+whatever the terminal's encoding.
 """
 
 from __future__ import annotations
@@ -12,23 +15,63 @@ from __future__ import annotations
 import os
 import re
 import sys
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from ..cards import JOKER_TYPES, RANK_NAMES, SUIT_SYMBOLS, is_joker, make_card, rank_of, suit_of
+from ..paths import shorten
 from ..referee import replay, why_illegal
 from ..table import Answer, Ask, Table, by_suit
 from ..trace import DRAW_CAUSES, Event
+from .paramtypes import is_ascii_number
 
 SUIT_LETTERS = "cdhs"
 SUIT_WORDS = {"clubs": 0, "club": 0, "diamonds": 1, "diamond": 1, "hearts": 2, "heart": 2,
               "spades": 3, "spade": 3, "klöver": 0, "ruter": 1, "hjärter": 2, "spader": 3}
 CALL_WORDS = ("l", "lappen", "!")
-HELP = ("type a card (♥8, h8 or 8h) or its number, d to draw; add l (or !) to call lappen "
+HELP = ("type a card ({examples}) or its number, d to draw; add l (or !) to call lappen "
         "with the card that leaves you at {call_at} card(s), e.g. 'h5 l'; Ctrl-D or Ctrl-C quits")
+#: The most digits a choice is read with: no list of options is longer (the rest is refused).
+MAX_CHOICE_DIGITS = 4
 
-
+#: Plain mode's ASCII for the table's own symbols (other letters lose their accents: ö is o).
 PLAIN_TEXT = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "·": "|", "─": "-",
-                            "→": ">"})
+                            "→": ">", "…": "...", "≥": ">=", "≤": "<=", "–": "-", "—": "-",
+                            "×": "x", "±": "+/-"})
+
+
+def printable(text: str) -> str:
+    """Text from outside (what a person typed, a name from a file) safe to show: on one line,
+    cut to :data:`~vandatta_sim.paths.MAX_ECHO` characters, and every control or format
+    character (ESC, BEL, NUL, C1 codes, bidi overrides, bytes that were no text) written as
+    its escape (``\\x1b``), so that a typed escape sequence shows instead of clearing the
+    screen or retitling the window. A backslash is doubled, so that the echo is unambiguous."""
+    return "".join(ch.encode("unicode_escape").decode("ascii")
+                   if ch == "\\" or unicodedata.category(ch)[0] == "C" else ch
+                   for ch in shorten(text))
+
+
+def ascii_text(text: str) -> str:
+    """``text`` in ASCII: the table's symbols as letters, accents dropped (förhand:
+    forhand), anything else as its escape (``\\u0663``): nothing is lost or mistaken."""
+    text = unicodedata.normalize("NFD", text.translate(PLAIN_TEXT))
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Mn")
+    return text.encode("ascii", "backslashreplace").decode("ascii")
+
+
+def writable(text: str, stream=None) -> bool:
+    """Whether ``stream`` (stdout) can write ``text`` in its encoding."""
+    stream = sys.stdout if stream is None else stream
+    try:
+        text.encode(getattr(stream, "encoding", None) or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def for_terminal(text: str) -> str:
+    """``text`` as stdout can write it: as it is, or in ASCII (:func:`ascii_text`)."""
+    return text if writable(text) else ascii_text(text)
 
 
 class Quit(Exception):
@@ -37,16 +80,29 @@ class Quit(Exception):
 
 def plain_wanted(flag: bool | None) -> bool:
     """Plain mode: asked for, or stdout is no terminal, or the terminal is dumb or cannot
-    write the suit symbols."""
+    write the suit symbols. ``--fancy`` where they cannot be written is refused (ValueError)."""
+    symbols = writable("".join(SUIT_SYMBOLS))
+    if flag is False and not symbols:
+        encoding = getattr(sys.stdout, "encoding", None) or "unknown"
+        raise ValueError(f"this terminal's encoding ({encoding}) cannot write the suit "
+                         "symbols; allowed: --plain (letters such as h8), or a UTF-8 terminal")
     if flag is not None:
         return flag
-    if not sys.stdout.isatty() or os.environ.get("TERM", "") in ("", "dumb"):
-        return True
-    try:
-        "♣♦♥♠".encode(sys.stdout.encoding or "ascii")
-    except (UnicodeEncodeError, LookupError):
-        return True
-    return False
+    return not sys.stdout.isatty() or os.environ.get("TERM", "") in ("", "dumb") or not symbols
+
+
+def ascii_number(text: str) -> int | None:
+    """``text`` as a whole number if it is written in ASCII digits, else None (int() would
+    read "٣" and "３" as 3 and fail on "²" or on 5000 digits). A number of more than
+    :data:`MAX_CHOICE_DIGITS` digits is read as 0, which no option has."""
+    if not is_ascii_number(text):
+        return None
+    return int(text) if len(text.lstrip("0")) <= MAX_CHOICE_DIGITS else 0
+
+
+def number_in_other_digits(text: str) -> bool:
+    """Digits, but not ASCII ones ("٣", "３", "²"): a number the person meant, refused."""
+    return text.isnumeric() and not text.isascii()
 
 
 class Screen:
@@ -76,10 +132,24 @@ class Screen:
         suit = suit_of(card)
         return (self.suit(suit) if markup else self.suit_text(suit)) + RANK_NAMES[rank_of(card)]
 
+    def echo(self, text: str) -> str:
+        """What the person typed, quoted, to be shown inside a line: :func:`printable`, and
+        in colour mode with rich's markup escaped (a typed "[/x]" is text, not a tag)."""
+        quoted = f"'{printable(text)}'"
+        if self.plain:
+            return quoted
+        from rich.markup import escape
+
+        return escape(quoted)
+
+    def examples(self) -> str:
+        """How a card may be typed, as this screen writes cards."""
+        return "h8 or 8h" if self.plain else "♥8, h8 or 8h"
+
     def say(self, text: str = ""):
-        if self.plain:  # letters for the symbols, ASCII for the rules of the screen
-            text = text.translate(PLAIN_TEXT)
-        self.console.print(text)
+        # plain: letters for the symbols, ASCII whatever the terminal's encoding; colour: as
+        # the terminal can write it (a terminal that writes ♠ may still lack another character)
+        self.console.print(ascii_text(text) if self.plain else for_terminal(text))
 
 
 def parse_card_text(text: str) -> int | None:
@@ -308,11 +378,11 @@ class Person:
                     continue
                 if q.may_decline and not q.cards:
                     return self._chosen(Answer(-1, call))
-                sc.say(HELP.format(call_at=table.rules.call_at))
+                sc.say(HELP.format(examples=sc.examples(), call_at=table.rules.call_at))
                 continue
             word = " ".join(tokens)
             if word in ("?", "help"):
-                sc.say(HELP.format(call_at=table.rules.call_at))
+                sc.say(HELP.format(examples=sc.examples(), call_at=table.rules.call_at))
                 continue
             if word in ("d", "draw", "s", "stop", "n", "no"):
                 if q.may_decline:
@@ -325,8 +395,12 @@ class Person:
                            f"(must_play is on)")
                 continue
             card = None
-            if word.isdigit():
-                k = int(word)
+            k = ascii_number(word)
+            if number_in_other_digits(word):
+                sc.say(f"{sc.echo(text)} is not a number in ASCII digits: type 1 to "
+                       f"{len(q.cards) + q.may_decline}, a card such as h8, or d")
+                continue
+            if k is not None:
                 if 1 <= k <= len(q.cards):
                     card = q.cards[k - 1]
                 elif q.may_decline and k == len(q.cards) + 1:
@@ -334,13 +408,14 @@ class Person:
                 elif not q.cards:
                     sc.say("no card fits: type d to draw")
                     continue
-                else:
-                    sc.say(f"there is no move {k}: choose 1 to {len(q.cards)}")
+                else:  # an ASCII number: shortened, nothing to escape
+                    sc.say(f"there is no move {printable(word)}: choose 1 to {len(q.cards)}")
                     continue
             else:
                 card = parse_card_text(word)
                 if card is None:
-                    sc.say(f"'{word}' is not a card: type one like h8 or ♥8, its number, or d")
+                    sc.say(f"{sc.echo(text)} is not a card: type one like "
+                           f"{'h8' if sc.plain else 'h8 or ♥8'}, its number, or d")
                     continue
                 if is_joker(card):  # either joker type: the one listed, else the one held
                     card = next((c for c in q.cards + tuple(table.hand(q.seat))
@@ -382,13 +457,16 @@ class Person:
         sc.say(f"name a suit: {choices}")
         while True:
             text = self.read("suit> ", [sc.suit_text(s) for s in q.suits]).strip()
-            suit = None
-            if text.isdigit() and 1 <= int(text) <= len(q.suits):
-                suit = q.suits[int(text) - 1]
-            else:
-                suit = parse_suit_text(text)
+            k = ascii_number(text)
+            if number_in_other_digits(text):
+                sc.say(f"{sc.echo(text)} is not a number in ASCII digits: type 1 to "
+                       f"{len(q.suits)} or a suit's letter")
+                continue
+            suit = q.suits[k - 1] if k is not None and 1 <= k <= len(q.suits) else \
+                parse_suit_text(text)
             if suit is None:
-                sc.say(f"'{text}' is not a suit: answer c, d, h or s (♣ ♦ ♥ ♠) or its number")
+                sc.say(f"{sc.echo(text)} is not a suit: answer c, d, h or s"
+                       f"{'' if sc.plain else ' (♣ ♦ ♥ ♠)'} or its number")
                 continue
             if suit not in q.suits:
                 sc.say(f"you have no card of {sc.suit(suit)} to follow up with: "
@@ -418,15 +496,19 @@ def line_reader(interactive: bool):
     def read_plain(prompt: str, words) -> str:
         sys.stdout.write(prompt)
         sys.stdout.flush()
+        # bytes, decoded here: bytes that are no text in stdin's encoding become U+FFFD
+        # (and are refused as any other answer) instead of a UnicodeDecodeError
+        stdin = getattr(sys.stdin, "buffer", None)
         try:
-            line = sys.stdin.readline()
+            line = sys.stdin.readline() if stdin is None else \
+                stdin.readline().decode(sys.stdin.encoding or "utf-8", "replace")
         except KeyboardInterrupt:
             raise Quit from None
         if not line:
             raise Quit
-        return line.rstrip("\n")
+        return line.rstrip("\r\n")
     return read_plain
 
 
 __all__ = ["Person", "Screen", "Quit", "line_reader", "plain_wanted", "parse_card_text",
-           "parse_suit_text"]
+           "parse_suit_text", "printable", "ascii_text", "for_terminal", "ascii_number"]

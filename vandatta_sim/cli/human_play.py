@@ -3,22 +3,31 @@
 Checks every option before the game starts (bad input: one ``Error:`` line, exit 2), plays the
 game with :class:`vandatta_sim.table.Table`, referees its trace, reviews each deal when the
 coach is on and writes ``--save`` only once the game is over (atomically: a Ctrl-C leaves no
-file). Ctrl-C or Ctrl-D at any point: one line, exit 130.
+file). Ctrl-C or Ctrl-D at any point: one line, exit 130; SIGTERM: one line, exit 143, as in
+every command. ``--replay`` reads a saved game as untrusted data: every field is checked, a
+file that is not one is one ``Error:`` line naming the field.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
 import tempfile
 
 import click
 
 from .. import __version__
-from ..paths import check_output_file
+from ..paths import PathError, check_output_file, read_json_file, shorten
 
 INTERRUPTED = "game abandoned (Ctrl-C / Ctrl-D): nothing was saved"
+SIGNALLED = "interrupted: game abandoned, nothing was saved"
+SAVED_FORMAT = "vandatta-sim trace"
+#: A saved game is kilobytes (the longest of 5 elimination matches at 10 seats: about 100 KB);
+#: 16 MiB refuses a file that is no saved game before it fills memory.
+MAX_SAVED_BYTES = 16 << 20
+INT32 = (-2**31, 2**31 - 1)
 
 
 def check_people(people, players: int) -> tuple[int, ...]:
@@ -50,24 +59,65 @@ def save_trace(path, trace, rules, seats, people, seed, game) -> None:
         raise
 
 
-def load_saved(path):
-    """A game written by --save: its rules and trace (click errors for a file that is not one)."""
-    from ..rules import Rules
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def load_saved(path) -> dict:
+    """A game written by --save, every field checked: ``rules``, ``trace`` (an int32 array of
+    rows of 4), ``names`` (the narrator's seat names), ``policies``, ``seed`` and ``game``.
+    A file that is not one (damaged, wrong-typed, nested too deep, too large): UsageError,
+    one line naming the field."""
+    from ..rules import Rules, RulesError
+    from .human import printable
+
+    def refuse(why: str):
+        raise click.UsageError(f"--replay {shorten(os.fspath(path))}: {shorten(why, 200)}; "
+                               "allowed: a game written by play --human --save")
 
     try:
-        with open(path) as handle:
-            record = json.load(handle)
-        if record.get("format") != "vandatta-sim trace":
-            raise ValueError("not a trace written by play --save")
+        record = read_json_file(path, "--replay", MAX_SAVED_BYTES)
+    except PathError as exc:
+        raise click.UsageError(str(exc)) from None
+    if not isinstance(record, dict):
+        refuse(f"a JSON {type(record).__name__}, not an object")
+    if record.get("format") != SAVED_FORMAT:
+        refuse(f"format is not {SAVED_FORMAT!r}")
+    for name in ("rules", "policies", "people", "seed", "game", "trace"):
+        if name not in record:
+            refuse(f"no {name} field")
+    if not isinstance(record["rules"], dict):
+        refuse("rules is not an object of rule fields")
+    try:
         rules = Rules(**record["rules"])
-        import numpy as np
+    except (RulesError, TypeError) as exc:  # a bad value, or a field no rule has
+        refuse(f"rules: {exc}")
+    policies, people = record["policies"], record["people"]
+    if not (isinstance(policies, list) and len(policies) == rules.players
+            and all(isinstance(p, str) for p in policies)):
+        refuse(f"policies is not a list of {rules.players} policy names (one a seat)")
+    if not (isinstance(people, list) and all(_is_int(s) and 0 <= s < rules.players
+                                             for s in people)
+            and len(set(people)) == len(people)):
+        refuse(f"people is not a list of distinct seats from 0 to {rules.players - 1}")
+    for name in ("seed", "game"):
+        if not _is_int(record[name]) or record[name] < 0:
+            refuse(f"{name} is not a whole number ≥ 0")
+    rows = record["trace"]
+    if not isinstance(rows, list) or not rows:
+        refuse("trace is not a list of event rows")
+    for k, row in enumerate(rows):
+        if not (isinstance(row, list) and len(row) == 4
+                and all(_is_int(x) and INT32[0] <= x <= INT32[1] for x in row)):
+            refuse(f"trace row {k} is not 4 whole numbers of 32 bits: {row!r}")
+    import numpy as np
 
-        trace = np.array(record["trace"], np.int32).reshape(-1, 4)
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise click.BadParameter(f"{path}: {exc}", param_hint="--replay") from None
-    names = {s: f"seat {s}" + (" (person)" if s in record.get("people", []) else
-                               f" ({record['policies'][s]})") for s in range(rules.players)}
-    return rules, trace, names, list(record["policies"])
+    trace = np.array(rows, np.int32).reshape(-1, 4)
+    # the names are the file's: escaped, so that a name cannot act on the terminal
+    names = {s: f"seat {s} (person)" if s in people else f"seat {s} ({printable(policies[s])})"
+             for s in range(rules.players)}
+    return {"rules": rules, "trace": trace, "names": names, "policies": list(policies),
+            "seed": record["seed"], "game": record["game"]}
 
 
 def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, plain):
@@ -84,7 +134,10 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
             raise click.BadParameter(str(exc), param_hint="--coach") from None
     from .human import Person, Quit, Screen, line_reader, plain_wanted
 
-    screen = Screen(plain_wanted(plain))
+    try:
+        screen = Screen(plain_wanted(plain))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--fancy") from None
     interactive = (sys.stdin.isatty() and sys.stdout.isatty()
                    and os.environ.get("TERM", "") not in ("", "dumb"))
     names = {s: f"seat {s}" if s in people else f"seat {s} ({seats.policies[s]})"
@@ -94,15 +147,20 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
     bots = ", ".join(names[s] for s in range(rules.players) if s not in people)
     screen.say(f"vandatta-sim {__version__}: {you} at the table with {bots}; "
                f"match {rules.match}, call at {rules.call_at} card(s), seed {seed}")
-    screen.say("type a card (h8, 8h or ♥8) or its number, d to draw, "
+    screen.say(f"type a card ({screen.examples()}) or its number, d to draw, "
                "add l to call lappen ('h5 l'), ? for help")
     try:
         trace = _play(rules, seats, people, seed, game, person, coach, screen)
     except (Quit, KeyboardInterrupt):
+        from .interrupts import received_signal
+
+        # a signal (SIGTERM, or SIGINT where the terminal's Ctrl-C is one) is said as in every
+        # command, exit 128 + signal; Ctrl-D and prompt_toolkit's Ctrl-C key are Quit
+        signum = received_signal()
         sys.stdout.flush()
-        sys.stderr.write(f"\n{INTERRUPTED}\n")
+        sys.stderr.write(f"\n{INTERRUPTED if signum is None else SIGNALLED}\n")
         sys.stderr.flush()
-        os._exit(130)
+        os._exit(128 + (signum or signal.SIGINT))
     from ..referee import RefereeError, referee
 
     try:

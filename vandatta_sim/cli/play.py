@@ -8,6 +8,11 @@ import click
 from .builders import build_rules, build_seats, warn_inert
 from .errors import usage_errors
 from .options import game_index_option, json_option, rules_options, seat_options, seed_option
+from .paramtypes import ASCII_INT
+
+#: The options that make a game; a replayed game's are in its file.
+GAME_OPTIONS = ("preset", "rules_file", "overrides", "players", "match", "policies", "forget",
+                "seed", "game")
 
 
 @click.command("play")
@@ -18,7 +23,7 @@ from .options import game_index_option, json_option, rules_options, seat_options
 @click.option("--check/--no-check", default=True, show_default=True,
               help="Replay the game through the independent referee.")
 @json_option
-@click.option("--human", "people", multiple=True, type=int, metavar="SEAT",
+@click.option("--human", "people", multiple=True, type=ASCII_INT, metavar="SEAT",
               help="Play this seat yourself at the terminal (repeat for hot-seat play); "
                    "the other seats play their --policy.")
 @click.option("--hints", is_flag=True,
@@ -61,7 +66,11 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
     if replay is not None:
         from .human_play import load_saved
 
-        rules, trace, names, policies_played = load_saved(replay)
+        refuse_game_options(click.get_current_context(), "--replay", "the game's rules, seats, "
+                            "seed and game are in the file")
+        saved = load_saved(replay)
+        rules, trace, names = saved["rules"], saved["trace"], saved["names"]
+        policies_played, seed, game = saved["policies"], saved["seed"], saved["game"]
     else:
         from ..simulate import trace_game
 
@@ -70,9 +79,11 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
         warn_inert(rules, seats)
         trace = trace_game(rules, seed, game, policies=seats)
         names, policies_played = None, list(seats.policies)
+    from .human import for_terminal
+
     text = narrate(trace, names)
     if not as_json:
-        click.echo(text)
+        click.echo(for_terminal(text))  # ASCII where the terminal cannot write ♠ or ö
     if check:
         try:
             referee(trace, rules)
@@ -81,11 +92,24 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
     if as_json:
         import json
 
-        click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
-                               "seed": seed, "game": game, "policies": policies_played,
-                               "events": [list(map(int, row)) for row in trace],
-                               "narration": text.splitlines(),
-                               "referee": "checked" if check else "not checked"},
-                              indent=2, ensure_ascii=False))
+        record = {"rules": rules.canonical(), "rules_key": rules.key(), "seed": seed,
+                  "game": game, "policies": policies_played,
+                  "events": [list(map(int, row)) for row in trace],
+                  "narration": text.splitlines(),
+                  "referee": "checked" if check else "not checked"}
+        out = json.dumps(record, indent=2, ensure_ascii=False)
+        # JSON's own escapes where the terminal cannot write a character: the same data
+        click.echo(out if out == for_terminal(out) else json.dumps(record, indent=2))
     elif check:
         click.echo("referee: every move legal, cards conserved, scores correct")
+
+
+def refuse_game_options(ctx: click.Context, with_option: str, why: str) -> None:
+    """A UsageError naming the first option of :data:`GAME_OPTIONS` given on the command line
+    (the conflict rule: an option that would be ignored is an error, not a silent choice)."""
+    from click.core import ParameterSource
+
+    for param in ctx.command.params:
+        if param.name in GAME_OPTIONS and \
+                ctx.get_parameter_source(param.name) not in (ParameterSource.DEFAULT, None):
+            raise click.UsageError(f"{param.opts[0]} does not go with {with_option}: {why}")
