@@ -13,7 +13,7 @@ import numpy as np
 from vandatta_sim.report.designs import (card_values, compare_policies, focal_outcomes,
                                          skill_comparisons, skill_per_game, swap_effects,
                                          swap_pairs)
-from vandatta_sim.tables import column_estimate
+from vandatta_sim.stats import column_estimate
 from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
                                           most_eights_seat, same_suit_swaps)
 from vandatta_sim.report.runner import make_config

@@ -15,8 +15,8 @@ from vandatta_sim.report.card_value import card_value, effects_per_game, paired_
 from vandatta_sim.report.designs import SCALE_NAMES, compare_policies, focal_outcomes
 from vandatta_sim.report.measures import STRONGEST
 from vandatta_sim.rules import PRESETS
-from vandatta_sim.stats import mean_interval
-from vandatta_sim.tables import estimate_columns, format_estimate as fmt, row_estimate as est
+from vandatta_sim.stats import estimate_columns, mean_interval, row_estimate as est
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.tables import format_table
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100

@@ -24,8 +24,8 @@ from eight_players import break_even_cell, player_for
 from vandatta_sim.report.card_value import card_value, effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import RANKS, SCALE_NAMES, face_values
 from vandatta_sim.rules import PRESETS
-from vandatta_sim.stats import Estimate, holm_adjust, p_value
-from vandatta_sim.tables import format_estimate as fmt, format_table, row_estimate as est
+from vandatta_sim.stats import Estimate, holm_adjust, p_value, row_estimate as est
+from vandatta_sim.tables import format_estimate as fmt, format_table
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100
 #: The first screen's players (``--player``; default `expert`, the committed report's).

@@ -16,7 +16,8 @@ from vandatta_sim.report.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NA
                                          compare_policies, face_values, focal_outcomes,
                                          head_to_head, scale_grid, skill_per_game, swap_effects,
                                          swap_pairs)
-from vandatta_sim.tables import estimate_columns, format_estimate as fmt, row_estimate
+from vandatta_sim.stats import estimate_columns, row_estimate
+from vandatta_sim.tables import format_estimate as fmt
 from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
                                           match_summary, mean_points, most_eights_seat,
                                           n_players, seat_values, share_at_most)

@@ -224,7 +224,7 @@ def plot_card_value(table: pd.DataFrame, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from .tables import row_estimate
+    from .stats import row_estimate
 
     panels = [("win", "Δ P(win deal), percentage points", 100.0),
               ("points", "Δ penalty points per deal", 1.0)]

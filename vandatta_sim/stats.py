@@ -20,6 +20,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from .tables import format_estimate  # the one formatter (it imports nothing of the package)
+
 #: Below this many observations a mean's interval uses Student's t rather than the normal.
 SMALL_SAMPLE = 30
 
@@ -49,14 +51,28 @@ class Estimate:
         ``digits`` counts decimals of the fraction; the percent form shows the same resolution.
         (:func:`vandatta_sim.tables.format_estimate` is the one formatter.)
         """
-        from .tables import format_estimate
-
         if percent:
             return format_estimate(self, "pct", max(digits - 2, 0))
         return format_estimate(self, "num", digits)
 
     def __str__(self) -> str:
         return self.format(4)
+
+
+def estimate_columns(name: str, est: Estimate) -> dict[str, float]:
+    """``{name: value, name_low: low, name_high: high}`` for tidy tables and JSON: one suffix
+    convention everywhere, read back by :func:`column_estimate`."""
+    return {name: est.value, f"{name}_low": est.low, f"{name}_high": est.high}
+
+
+def column_estimate(row, name: str, n: int = 0) -> Estimate:
+    """The estimate stored by :func:`estimate_columns` in a row (mapping or Series)."""
+    return Estimate(float(row[name]), float(row[f"{name}_low"]), float(row[f"{name}_high"]), n)
+
+
+def row_estimate(row, name: str) -> Estimate:
+    """:func:`column_estimate` with the count taken from the row's ``n`` column."""
+    return column_estimate(row, name, int(row["n"]))
 
 
 @lru_cache(maxsize=64)
@@ -402,15 +418,6 @@ def games_for_half_width(p, h, confidence: float = 0.95):
     with np.errstate(over="ignore", invalid="ignore"):
         needed = np.clip(np.ceil(n), 1, MOST_GAMES).astype(np.int64)
     return int(needed) if needed.ndim == 0 else needed
-
-
-def verdict(estimate: Estimate, what: str = "difference") -> str:
-    """One line for reports: is the difference distinguishable from 0 at this precision?"""
-    if not (np.isfinite(estimate.low) and np.isfinite(estimate.high)):
-        return f"{what}: not enough data ({estimate})"
-    if estimate.significant:
-        return f"{what}: significant ({estimate}, interval excludes 0)"
-    return f"{what}: not distinguishable at this precision ({estimate})"
 
 
 # ------------------------------------------------------------------------------------------------

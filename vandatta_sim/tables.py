@@ -5,10 +5,10 @@ column, ``l``, ``r`` or ``c``. ``style="markdown"`` writes a GitHub Markdown tab
 ``style="text"`` aligned columns two spaces apart under a rule of dashes (the command line).
 
 An estimate (:class:`vandatta_sim.stats.Estimate`) is written by :func:`format_estimate` in one
-of a few kinds (a percentage, percentage points, a signed difference, ...), and stored in tidy
-tables and JSON as three columns, ``name``, ``name_low`` and ``name_high``
-(:func:`estimate_columns`, read back by :func:`column_estimate`): one suffix convention
-everywhere.
+of a few kinds (a percentage, percentage points, a signed difference, ...). This module knows
+estimates only by their fields (``value``, ``low``, ``high``) and imports nothing of the
+package: :mod:`vandatta_sim.stats` formats its estimates here, and keeps their three columns in
+tidy tables (``stats.estimate_columns``) itself.
 """
 
 from __future__ import annotations
@@ -67,22 +67,6 @@ def format_estimate(est, kind: str = "num", digits: int = 2) -> str:
         text += " (n.s.)"
     return text
 
-
-def estimate_columns(name: str, est) -> dict[str, float]:
-    """``{name: value, name_low: low, name_high: high}`` for tidy tables and JSON."""
-    return {name: est.value, f"{name}_low": est.low, f"{name}_high": est.high}
-
-
-def column_estimate(row, name: str, n: int = 0):
-    """The estimate stored by :func:`estimate_columns` in a row (mapping or Series)."""
-    from .stats import Estimate
-
-    return Estimate(float(row[name]), float(row[f"{name}_low"]), float(row[f"{name}_high"]), n)
-
-
-def row_estimate(row, name: str):
-    """:func:`column_estimate` with the count taken from the row's ``n`` column."""
-    return column_estimate(row, name, int(row["n"]))
 
 _MARKDOWN_RULE = {"l": ":---", "r": "---:", "c": ":---:"}
 

@@ -212,7 +212,8 @@ def _break_even_text(est, cards) -> str:
 def value_text(table, rules, policy: str, seed: int) -> str:
     """The one-screen table: a line per (scale, players, rank), every number with its 95%
     interval, and the lines that say what the columns are."""
-    from ..tables import format_estimate as fmt, row_estimate
+    from ..stats import row_estimate
+    from ..tables import format_estimate as fmt
     from ..tables import format_table
 
     has_match = "match_win" in table.columns

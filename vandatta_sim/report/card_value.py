@@ -43,8 +43,8 @@ import pandas as pd
 
 from .. import cards
 from ..rules import Rules
-from ..stats import Estimate, mean_interval, paired_difference, proportion, ratio_root
-from ..tables import estimate_columns
+from ..stats import (Estimate, estimate_columns, mean_interval, paired_difference, proportion,
+                     ratio_root)
 from .designs import focal_policies, swap_pairs
 from .runner import Runner, make_config
 

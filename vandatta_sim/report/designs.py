@@ -34,9 +34,8 @@ import pandas as pd
 
 from .. import cards
 from ..rules import PRESETS, Rules
-from ..stats import (Estimate, log_odds_change, mean_interval, paired_difference, proportion,
-                     relative_change)
-from ..tables import estimate_columns
+from ..stats import (Estimate, estimate_columns, log_odds_change, mean_interval,
+                     paired_difference, proportion, relative_change)
 from .measures import seat_values
 from .runner import Runner, make_config
 

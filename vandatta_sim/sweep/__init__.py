@@ -19,8 +19,11 @@ the chunk size); a later, longer run replaces it by the full chunk (same first r
 The modules, one concept each: :mod:`.config` (configurations, run settings, defaults),
 :mod:`.grid` (the grid grammar and sweep files), :mod:`.executors` (where chunks are computed:
 backends), :mod:`.run` (the run loop and precision stopping), :mod:`.provenance` (what
-``provenance.json`` holds), :mod:`.summary` (per-configuration summaries) and :mod:`.dry_run` (the
-dry run). The sweep overhead benchmark is in :mod:`vandatta_sim.bench`.
+``provenance.json`` holds), :mod:`.summary` (per-configuration summaries), :mod:`.dry_run` (the
+dry run), :mod:`.catalogue` (the stored runs listed, filtered and labelled; key prefixes),
+:mod:`.compare` (paired comparisons with a baseline) and :mod:`.skill` (the change in skill
+across rules: a difference of paired differences). The sweep overhead benchmark is in
+:mod:`vandatta_sim.bench`, which imports this package (not the reverse).
 """
 
 from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, MAX_CHUNK_SIZE,
@@ -33,23 +36,9 @@ from .run import run_sweep
 from .summary import (format_table, load_config_games, stored_summary, summarize,
                       summary_records)
 
-#: Names of the overhead benchmark, which moved to :mod:`vandatta_sim.bench`; bench imports this
-#: package, so they are loaded on first use.
-_BENCH_NAMES = ("measure_overhead", "overhead_figures", "bench_configs")
-
-
-def __getattr__(name: str):
-    if name in _BENCH_NAMES:
-        from .. import bench
-
-        return getattr(bench, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["Config", "SweepError", "expand_grid", "parse_vary", "load_sweep_file", "run_sweep",
            "load_config_games", "stored_summary", "summarize", "format_table",
            "summary_records", "plan",
-           "check_backend", "check_run_settings", "measure_overhead", "overhead_figures",
-           "bench_configs", "DEFAULT_CHUNK_SIZE", "DEFAULT_MAX_GAMES", "SWEEP_FILE_HELP",
-           "DEFAULT_STORE", "MAX_CHUNK_SIZE", "STALE_TEMP_SECONDS",
+           "check_backend", "check_run_settings", "DEFAULT_CHUNK_SIZE", "DEFAULT_MAX_GAMES",
+           "SWEEP_FILE_HELP", "DEFAULT_STORE", "MAX_CHUNK_SIZE", "STALE_TEMP_SECONDS",
            "Executor", "ChunkTask", "LocalExecutor", "DaskExecutor", "executor_for"]

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..stats import Estimate, Moments, proportion, ratio_of_sums, win_rate_half_width
+from ..stats import (Estimate, Moments, column_estimate, proportion, ratio_of_sums,
+                     win_rate_half_width)
 from ..store import Store
-from ..tables import column_estimate
 from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, _as_store

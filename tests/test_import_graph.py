@@ -1,0 +1,95 @@
+"""The package's modules import one another without a circle.
+
+The graph is read from the source (``ast``), not from a running interpreter: an edge for every
+``import`` of a package module anywhere in a module, at its top and inside functions (lazy
+imports, which hide a circle from Python but not from a reader) alike. ``from .pkg import name``
+is an edge to ``pkg.name`` where that is a module, else to ``pkg`` (its ``__init__``); the
+implicit import of a module's own parent packages is no edge (a package importing its own
+modules is how packages are built). The test also checks the reading on a made-up circle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "vandatta_sim"
+
+
+def module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def import_graph(root: Path = PACKAGE) -> dict[str, set[str]]:
+    """Module name -> the package modules it imports (see the module docstring)."""
+    files = {module_name(p, root): p for p in root.rglob("*.py")}
+    graph = {}
+    for name, path in files.items():
+        own = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        targets = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets |= {a.name for a in node.names if a.name in files}
+            elif isinstance(node, ast.ImportFrom):
+                base = own[: len(own) - node.level + 1] if node.level else []
+                module = ".".join(base + ([node.module] if node.module else []))
+                if module in files:
+                    targets |= {f"{module}.{a.name}" if f"{module}.{a.name}" in files else module
+                                for a in node.names}
+        graph[name] = targets - {name}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_the_package_has_no_import_circle():
+    graph = import_graph()
+    assert len(graph) > 50 and "vandatta_sim.sweep.run" in graph  # the whole package was read
+    assert "vandatta_sim.tables" in graph["vandatta_sim.stats"]  # edges are read
+    assert circles(graph) == []
+
+
+def test_a_lazy_import_circle_is_found(tmp_path):
+    """A made-up package: ``a`` imports ``b`` at its top, ``b`` imports ``a`` in a function,
+    through ``from . import``; ``c`` imports ``a``'s package ``__init__`` and is no circle."""
+    pkg = tmp_path / "pkg"
+    (pkg / "sub").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("from .sub import a\n")
+    (pkg / "sub" / "__init__.py").write_text("")
+    (pkg / "sub" / "a.py").write_text("from . import b\n")
+    (pkg / "sub" / "b.py").write_text("def f():\n    from .a import thing\n")
+    (pkg / "c.py").write_text("import pkg.sub\nfrom .sub import b\n")
+    graph = import_graph(pkg)
+    assert graph["pkg.c"] == {"pkg.sub", "pkg.sub.b"}
+    assert circles(graph) == [["pkg.sub.a", "pkg.sub.b"]]
