@@ -35,8 +35,9 @@ GAME_OPTIONS = ("preset", "rules_file", "overrides", "players", "match", "polici
 @click.option("--save", "save", default=None, metavar="FILE",
               help="With --human: write the game's trace (JSON) here when it ends.")
 @click.option("--plain/--fancy", "plain", default=None,
-              help="With --human: plain text (no colours, letter suits such as h8) or colours "
-                   "and ♥; by default plain on a dumb terminal or a pipe.")
+              help="With --human: plain ASCII text (no colours, letter suits such as h8) or "
+                   "colours and ♥; by default plain on a dumb terminal, a pipe or a terminal "
+                   "whose encoding cannot write ♥ (where --fancy is refused).")
 @click.option("--replay", "replay", default=None, metavar="FILE",
               help="Narrate and referee a game written by --save (its rules are in the file).")
 @usage_errors()
