@@ -5,11 +5,12 @@ from __future__ import annotations
 import click
 
 from .errors import usage_errors
+from .paramtypes import CountType
 
 
 @click.command("bench")
 @click.option("--quick", is_flag=True, help="Fewer games and variants (a smoke test).")
-@click.option("--repeats", type=click.IntRange(1, 50), default=3, show_default=True,
+@click.option("--repeats", type=CountType("repeats", 1, 50, "50"), default=3, show_default=True,
               help="Timed repeats; the median is reported.")
 @click.option("--sweep-overhead/--no-sweep-overhead", default=False,
               help="Also measure sweep orchestration and storage overhead.")

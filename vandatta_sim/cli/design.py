@@ -17,6 +17,7 @@ import click
 from .interrupts import interrupts_end_the_run
 from .builders import check_store_path
 from .errors import usage_errors
+from .paramtypes import CountType
 from .options import dry_run_option, json_option, store_option, sweep_threads_option
 
 #: The folder for the rules files and the figure when --out-dir is not given: DEFAULT_OUT/SPEC-STEM.
@@ -33,7 +34,7 @@ DEFAULT_OUT = "design-out"
 @click.option("--out-dir", "out_dir", metavar="DIR",
               help=f"Folder for the rules files (rank-1.toml, …) and the figure (front.png); "
                    f"default {DEFAULT_OUT}/SPEC-NAME.")
-@click.option("--trials", type=click.IntRange(min=1), metavar="N",
+@click.option("--trials", type=CountType("trials", 1, 10**9, "10^9"), metavar="N",
               help="Trials in all (the spec's [search] trials otherwise): more continues a "
                    "finished study, as editing the spec's count would.")
 @sweep_threads_option

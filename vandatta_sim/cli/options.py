@@ -29,7 +29,7 @@ overrides_option = click.option("--set", "overrides", multiple=True, metavar="FI
 
 # One game has one player count and one match format; a sweep varies both over a comma list,
 # so it takes the list forms, under the same flags.
-players_option = click.option("--players", type=click.IntRange(2, 10),
+players_option = click.option("--players", type=CountType("players", 2, 10, "10"),
                               help="Number of players (2–10).")
 match_option = click.option("--match",
                             help="Match format: single, deals:N, elimination:T, best_of:N.")
