@@ -1,4 +1,27 @@
-"""vandatta-sim: Monte Carlo rules-variant analysis for the Swedish card game Vändåtta."""
+"""vandatta-sim: Monte Carlo rules-variant analysis for the Swedish card game Vändåtta.
+
+The modules and subpackages, by layer (the map with the data's way: docs/layout.md):
+
+* the game: :mod:`.cards` (card encoding, names, scoring scales), :mod:`.rules` (the validated
+  rule set, presets, rule files), :mod:`.rulebook` (what each parameter means),
+  :mod:`.engine` (the compiled kernels), :mod:`.kernel_cache` (where they are cached),
+  :mod:`.simulate` (the batch API), :mod:`.step` (the game one decision at a time),
+  :mod:`.trace` (event traces and their narration) and :mod:`.referee` (the independent
+  referee);
+* the players: :mod:`.tuned` (`expert` with stored weights, ``tuned:NAME``; the shipped ones in
+  ``tuned_policies/``), :mod:`.tune` (fitting them) and :mod:`.beliefs` (the search player's
+  beliefs audited against the true hands);
+* at the table: :mod:`.table` (a game played decision by decision, people at some seats) and
+  :mod:`.coach` (the hints and the review); :mod:`.openspiel` (Vändåtta as an OpenSpiel game,
+  an optional extra);
+* the results: :mod:`.sweep` (grids of configurations run into the store), :mod:`.store` (the
+  result store), :mod:`.atomic` (files written whole or not at all), :mod:`.paths` (the user's
+  paths and files, checked), :mod:`.stats` (the estimators), :mod:`.tables` (the one table and
+  estimate formatter), :mod:`.plots` (the commands' charts), :mod:`.report` (the experiments,
+  measures and verdicts the reports and commands share), :mod:`.design` (the rules designer)
+  and :mod:`.bench` (the speed benchmarks);
+* :mod:`.cli`: the command line, a thin layer over all of the above.
+"""
 
 from . import kernel_cache
 

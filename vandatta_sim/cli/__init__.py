@@ -2,8 +2,13 @@
 
 Every bad input (unknown preset, field, policy, bad value, seed or count, unreadable file) is
 turned into one ``Error:`` line and exit code 2 before any work starts or anything is written
-(see :mod:`vandatta_sim.cli.errors`). One command group per module: ``rules``, ``simulate``,
-``play``, ``sweep``, ``results``, ``bench``, ``value``, ``design`` and ``tune``.
+(see :mod:`.errors`). One command (group) per module: :mod:`.rules`, :mod:`.simulate`,
+:mod:`.play` (with :mod:`.human_play`, the session of ``play --human``, and :mod:`.human`, the
+person's screen and prompts), :mod:`.sweep`, :mod:`.results`, :mod:`.bench`, :mod:`.value`,
+:mod:`.design` and :mod:`.tune`. Shared by them: :mod:`.options` (every option, declared once),
+:mod:`.paramtypes` (numbers in ASCII digits within limits), :mod:`.builders` (the rules, seats
+and checked paths built from the options), :mod:`.errors` and :mod:`.interrupts` (Ctrl-C and
+SIGTERM: one line, exit 128 + signal).
 
 A command's module is imported only when that command runs (or ``--help`` lists them): the
 engine (numba), pandas and the sweep take seconds to import, and ``--version`` or ``rules

@@ -8,7 +8,8 @@ the same deals (common random numbers) and a rule set seen before is read back, 
 and measures the goals (:mod:`.goals`). The best candidates are then measured again on fresh
 seeds, which no trial used, with more games (the winner's curse: the best of many noisy
 measurements is flattered by its noise), and :mod:`.report` turns them into the ranked table,
-the verdict, the figure and one rules file per recommended rule set.
+the verdict, the figure and one rules file per recommended rule set. :mod:`.plan` is the dry
+run: the trials and games to run, with a time estimate.
 """
 
 from .spec import DesignSpec, Goal, SpecError, load_spec, parse_spec

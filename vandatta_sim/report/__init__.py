@@ -10,9 +10,12 @@ designs``); this package re-exports nothing.
 * :mod:`.measures`: numbers read off one per-game table (deal length, förhand advantage, …);
 * :mod:`.variants`: the catalogue of rule variants the reports compare;
 * :mod:`.verdicts`: verdicts on claims and how parts combine;
-* :mod:`.card_value`: the card-value experiment (``vandatta-sim value``) and its break-even.
+* :mod:`.card_value`: the card-value experiment (``vandatta-sim value``) and its break-even;
+* :mod:`.eight_play`: how a seat plays its eights, read from traced deals;
+* :mod:`.plain`: the commands' plain verdicts, in two to four everyday sentences;
+* :mod:`.summary_note`: the pasteable note of ``--summary FILE.md``.
 
-Estimators (intervals, paired and relative differences) live in :mod:`vandatta_sim.stats`;
-estimates as text and as ``_low``/``_high`` columns, and the table layout, in
+Estimators (intervals, paired and relative differences) and estimates as ``_low``/``_high``
+columns live in :mod:`vandatta_sim.stats`; estimates as text, and the table layout, in
 :mod:`vandatta_sim.tables`; the card-value chart in :mod:`vandatta_sim.plots`.
 """

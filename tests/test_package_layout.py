@@ -1,6 +1,7 @@
-"""The package's modules import one another without a circle.
+"""The package's shape: its modules import one another without a circle, and each package's
+docstring names every module it holds.
 
-The graph is read from the source (``ast``), not from a running interpreter: an edge for every
+The import graph is read from the source (``ast``), not from a running interpreter: an edge for every
 ``import`` of a package module anywhere in a module, at its top and inside functions (lazy
 imports, which hide a circle from Python but not from a reader) alike. ``from .pkg import name``
 is an edge to ``pkg.name`` where that is a module, else to ``pkg`` (its ``__init__``); the
@@ -93,3 +94,17 @@ def test_a_lazy_import_circle_is_found(tmp_path):
     graph = import_graph(pkg)
     assert graph["pkg.c"] == {"pkg.sub", "pkg.sub.b"}
     assert circles(graph) == [["pkg.sub.a", "pkg.sub.b"]]
+
+
+def test_every_package_docstring_names_its_modules():
+    """Each package's ``__init__`` docstring names each of its modules and subpackages as
+    ``:mod:`.name``` (dunder modules such as ``__main__`` aside). ``engine/`` is left out: its
+    docstring is the engine's own documentation, kept by whoever changes the engine."""
+    packages = [p.parent for p in PACKAGE.rglob("__init__.py") if p.parent.name != "engine"]
+    assert PACKAGE in packages and PACKAGE / "sweep" in packages
+    for package in packages:
+        doc = ast.get_docstring(ast.parse((package / "__init__.py").read_text("utf-8"))) or ""
+        held = [p.stem for p in package.glob("*.py") if not p.stem.startswith("__")]
+        held += [p.name for p in package.iterdir() if (p / "__init__.py").is_file()]
+        missing = [name for name in sorted(held) if f":mod:`.{name}`" not in doc]
+        assert not missing, f"{package.relative_to(PACKAGE.parent)}/__init__.py: {missing}"
