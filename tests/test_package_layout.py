@@ -1,5 +1,5 @@
-"""The package's shape: its modules import one another without a circle, and each package's
-docstring names every module it holds.
+"""The package's shape: its modules import one another without a circle, import no private
+name from one another, and each package's docstring names every module it holds.
 
 The import graph is read from the source (``ast``), not from a running interpreter: an edge for every
 ``import`` of a package module anywhere in a module, at its top and inside functions (lazy
@@ -108,3 +108,24 @@ def test_every_package_docstring_names_its_modules():
         held += [p.name for p in package.iterdir() if (p / "__init__.py").is_file()]
         missing = [name for name in sorted(held) if f":mod:`.{name}`" not in doc]
         assert not missing, f"{package.relative_to(PACKAGE.parent)}/__init__.py: {missing}"
+
+
+def test_no_private_name_is_imported_from_another_module():
+    """A ``_name`` is its module's own: a module needing another's gets a public name (the
+    engine's modules, one compiled unit, share theirs among themselves)."""
+    engine = "vandatta_sim.engine"
+    found = []
+    for path in PACKAGE.rglob("*.py"):
+        name = module_name(path, PACKAGE)
+        own = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = own[: len(own) - node.level + 1] if node.level else []
+            module = ".".join(base + ([node.module] if node.module else []))
+            if not module.startswith("vandatta_sim") or (
+                    name.startswith(engine) and module.startswith(engine)):
+                continue
+            found += [f"{name}: {module}.{a.name}" for a in node.names
+                      if a.name.startswith("_") and not a.name.startswith("__")]
+    assert found == []

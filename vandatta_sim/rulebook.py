@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rules import PRESET_NOTES, PRESETS, Rules, _unknown, allowed_values
+from .rules import PRESET_NOTES, PRESETS, Rules, allowed_values, unknown_error
 
 #: The sections of the rules reference, in docs/spec.md's order.
 SECTIONS = ("Table set-up", "Start card", "Play", "Scoring and match")
@@ -148,7 +148,7 @@ if _missing:  # a new rule field needs its words here (and a stale entry must go
 def explain(name: str) -> Parameter:
     """The catalogue entry of a field; an unknown name is a RulesError with a hint."""
     if name not in PARAMETERS:
-        raise _unknown("field", name, PARAMETERS)
+        raise unknown_error("field", name, PARAMETERS)
     return PARAMETERS[name]
 
 

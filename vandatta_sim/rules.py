@@ -74,7 +74,7 @@ def _bad(name: str, value: object, allowed: str) -> RulesError:
     return RulesError(f"rules: {name} = {_show(value)} is not allowed; allowed: {allowed}")
 
 
-def _unknown(what: str, name: object, known: Iterable[str]) -> RulesError:
+def unknown_error(what: str, name: object, known: Iterable[str]) -> RulesError:
     """'unknown field/preset' error with a did-you-mean hint when a close match exists."""
     known = list(known)
     close = difflib.get_close_matches(str(name), known, n=1)
@@ -140,7 +140,7 @@ def allowed_values(name: str) -> str:
         return _MATCH_ALLOWED
     if name in _FIELD_NAMES and isinstance(getattr(_STANDARD, name), bool):
         return "true, false"
-    raise _unknown("field", name, _FIELD_NAMES)
+    raise unknown_error("field", name, _FIELD_NAMES)
 
 
 def _check_field(name: str, value: object, default: object) -> object:
@@ -253,7 +253,7 @@ class Rules:
         """A copy with some fields changed, validated like a new Rules."""
         for name in changes:
             if name not in _FIELD_NAMES:
-                raise _unknown("field", name, _FIELD_NAMES)
+                raise unknown_error("field", name, _FIELD_NAMES)
         return dataclasses.replace(self, **changes)
 
     def canonical(self) -> dict[str, object]:
@@ -330,7 +330,7 @@ PRESET_NOTES: dict[str, str] = {
 
 def get_preset(name: str) -> Rules:
     if name not in PRESETS:
-        raise _unknown("preset", name, PRESETS)
+        raise unknown_error("preset", name, PRESETS)
     return PRESETS[name]
 
 
@@ -342,7 +342,7 @@ def parse_override(text: str) -> tuple[str, object]:
         raise RulesError(f"rules: override {text!r} is not allowed; allowed: field=value, "
                          "e.g. draw_limit=1")
     if name not in _FIELD_NAMES:
-        raise _unknown("field", name, _FIELD_NAMES)
+        raise unknown_error("field", name, _FIELD_NAMES)
     try:
         parsed = loads_toml("v = " + raw)
     except tomllib.TOMLDecodeError:

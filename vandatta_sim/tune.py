@@ -400,7 +400,7 @@ def _finished(settings: TuneSettings, done: Path) -> tuned.TunedPolicy | None:
     if not done.is_file():
         return None
     try:
-        policy = tuned._read(str(done), done.stat().st_mtime_ns)
+        policy = tuned.read_file(done)
         ok = (policy.provenance.get("settings") == asdict(settings)
               and {"value", "low", "high", "n"} <= set(policy.provenance["validation"])
               and isinstance(policy.provenance["log"], list))

@@ -149,10 +149,15 @@ def _read(path: str, mtime_ns: int) -> TunedPolicy:
     return policy
 
 
+def read_file(path: Path) -> TunedPolicy:
+    """The tuned policy stored in the file ``path`` (TunedPolicyError if it is broken); read
+    once per modification of the file."""
+    return _read(str(path), path.stat().st_mtime_ns)
+
+
 def load(name: str) -> TunedPolicy:
     """The stored tuned policy ``name`` (TunedPolicyError if there is none or it is broken)."""
-    path = find(name)
-    return _read(str(path), path.stat().st_mtime_ns)
+    return read_file(find(name))
 
 
 def is_tuned(spec: str) -> bool:
@@ -223,5 +228,5 @@ def catalogue_markdown() -> str:
 
 
 __all__ = ["TunedPolicy", "TunedPolicyError", "catalogue_markdown", "check_name", "check_spec",
-           "check_weights", "folders", "use_store", "for_rules", "is_tuned", "load", "names", "shipped",
-           "table_name", "weights_of"]
+           "check_weights", "folders", "use_store", "for_rules", "is_tuned", "load", "names",
+           "read_file", "shipped", "table_name", "weights_of"]

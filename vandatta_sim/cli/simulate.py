@@ -49,9 +49,9 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
                    f"{seats.describe()}, in {chunks:,} chunk(s) of up to {CHUNK_GAMES:,}"
                    + (f"; the games would be written to {out}" if out else ""))
         return
-    from ..sweep.summary import _Summary
+    from ..sweep.summary import SummaryStats
 
-    total = _Summary(rules.players)
+    total = SummaryStats(rules.players)
     progress = ChunkProgress(games, unit)
 
     def chunks():
@@ -59,7 +59,7 @@ def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget
         for first in range(0, games, CHUNK_GAMES):
             df = simulate(rules, min(CHUNK_GAMES, games - first), seed=seed, policies=seats,
                           threads=threads, first_game=first)
-            total = total.merge(_Summary.of(df, rules.players))
+            total = total.merge(SummaryStats.of(df, rules.players))
             progress.done(first + len(df))
             yield df
 

@@ -26,7 +26,7 @@ from ..sweep.compare import (comparison_text, compared_measures, paired_comparis
 from ..rules import parse_override
 from ..store import Store
 from ..sweep.catalogue import check_user_label
-from ..sweep.config import _dedupe
+from ..sweep.config import dedupe_configs
 from ..sweep.dry_run import estimate_time
 from ..sweep.summary import capped_warning, has_matches
 from . import command_line
@@ -130,7 +130,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
         seed = settings.get("seed", 0)
         chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
         run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
-        unique = _dedupe(configs)
+        unique = dedupe_configs(configs)
         baseline_index = pick_baseline([c.label for c in unique],
                                        [c.key(seed, chunk_size) for c in unique], baseline)
         label = check_user_label(label, [*Store(store).keys(),

@@ -14,8 +14,8 @@ import pandas as pd
 from ..stats import Estimate, Moments, paired_moments
 from ..store import Store
 from .catalogue import configuration_fields, fields_apart
-from .config import DEFAULT_STORE, SweepError, _as_store
-from .summary import _summary_columns, loser_points
+from .config import DEFAULT_STORE, SweepError, as_store
+from .summary import loser_points, summary_columns
 
 #: The measures compared by default (one seat's win rate: förhand's), as summary field names.
 MAIN_MEASURES = ("win_rate_0", "mean_turns", "loser_points", "capped_share")
@@ -50,13 +50,13 @@ def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
     return values
 
 
-class _GameReader:
+class GameReader:
     """Games ``start … stop-1`` of one stored configuration, whatever its chunk size (the last
     chunk read is kept, so that reading in order loads each chunk once)."""
 
     def __init__(self, store: Store, key: str, chunk_size: int, players: int):
         self.store, self.key, self.chunk_size = store, key, chunk_size
-        self.columns = _summary_columns(players)
+        self.columns = summary_columns(players)
         self._cached: tuple[int, pd.DataFrame] | None = None
 
     def _chunk(self, c: int) -> pd.DataFrame:
@@ -93,7 +93,7 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
     summary carries): ``varied`` (``stacking=true``) and ``varied_baseline``
     (``stacking=false``), and the user's labels of both (``user_label``,
     ``baseline_user_label``). SweepError when seeds or player counts differ."""
-    store = _as_store(store)
+    store = as_store(store)
     provenance = [store.read_provenance(k) for k in keys]
     base = provenance[baseline]
     for key, p in zip(keys, provenance):
@@ -104,7 +104,7 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
                                  "the same seed and player count)")
     players = int(base["players"])
     measures = tuple(dict.fromkeys(measures or MAIN_MEASURES))  # each measure once
-    readers = [_GameReader(store, k, int(p["chunk_size"]), players)
+    readers = [GameReader(store, k, int(p["chunk_size"]), players)
                for k, p in zip(keys, provenance)]
     held = [min(stored_games(store, k, r.chunk_size), (games or {}).get(k, np.inf))
             for k, r in zip(keys, readers)]

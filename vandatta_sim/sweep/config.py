@@ -35,7 +35,7 @@ class SweepError(ValueError):
     """A bad sweep (grid, sweep file, run settings, backend); the message is one line."""
 
 
-def _checked(check, *args, where: str = ""):
+def checked_by(check, *args, where: str = ""):
     """``check(*args)``, a validator of :mod:`vandatta_sim.simulate`, its error re-raised as a
     SweepError after ``where``."""
     try:
@@ -70,9 +70,9 @@ class Config:
         if len(self.seats.policies) != self.rules.players:
             raise SweepError(f"config: {len(self.seats.policies)} seats for "
                              f"{self.rules.players} players")
-        object.__setattr__(self, "swap", _checked(check_swap_rank, self.swap))
+        object.__setattr__(self, "swap", checked_by(check_swap_rank, self.swap))
         object.__setattr__(self, "swap_seat",
-                           _checked(check_swap_seat, self.swap_seat, self.rules.players))
+                           checked_by(check_swap_seat, self.swap_seat, self.rules.players))
         object.__setattr__(self, "valuation", _checked_valuation(self.rules, self.valuation))
         if not self.label:
             object.__setattr__(self, "label", f"players={self.rules.players} "
@@ -109,7 +109,7 @@ def _checked_valuation(rules: Rules, valuation):
     return None if scale == rules.scale else scale
 
 
-def _dedupe(configs: Iterable[Config]) -> list[Config]:
+def dedupe_configs(configs: Iterable[Config]) -> list[Config]:
     seen, out = set(), []
     for config in configs:
         ident = json.dumps(config.identity(), sort_keys=True)
@@ -119,11 +119,11 @@ def _dedupe(configs: Iterable[Config]) -> list[Config]:
     return out
 
 
-def _as_store(store) -> Store:
+def as_store(store) -> Store:
     return store if isinstance(store, Store) else Store(store)
 
 
-def _check_run_settings(settings: Mapping, where: str) -> dict:
+def checked_run_settings(settings: Mapping, where: str) -> dict:
     out = {}
     for name, value in settings.items():
         if name == "precision":
@@ -137,7 +137,7 @@ def _check_run_settings(settings: Mapping, where: str) -> dict:
             low = 0 if name == "seed" else 1
             high = {"chunk_size": MAX_CHUNK_SIZE, "games": MAX_SWEEP_GAMES,
                     "max_games": MAX_SWEEP_GAMES}.get(name)
-            out[name] = _checked(check_count, value, f"{where}{name}", low, high)
+            out[name] = checked_by(check_count, value, f"{where}{name}", low, high)
     if "games" in out and "precision" in out:
         raise SweepError(f"{where}give games or precision, not both")
     return out
@@ -159,6 +159,6 @@ def check_run_settings(games=None, precision=None, seed=0, chunk_size=DEFAULT_CH
             raise SweepError("max_games applies only with precision; with games the count is "
                              "fixed")
         settings["max_games"] = max_games
-    _check_run_settings({k: (int(v) if isinstance(v, np.integer) else v)
+    checked_run_settings({k: (int(v) if isinstance(v, np.integer) else v)
                          for k, v in settings.items()}, "")
-    _checked(check_threads, threads)
+    checked_by(check_threads, threads)

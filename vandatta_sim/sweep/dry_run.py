@@ -17,8 +17,8 @@ import pandas as pd
 
 from ..stats import games_for_half_width
 from ..store import Store
-from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Config, _as_store,
-                     _dedupe, check_run_settings)
+from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Config, as_store,
+                     check_run_settings, dedupe_configs)
 from .run import scan_to_target
 
 
@@ -65,12 +65,12 @@ def plan(configs: Iterable[Config], *, games=None, precision=None, seed=0,
          chunk_size=DEFAULT_CHUNK_SIZE, store=DEFAULT_STORE, max_games=None) -> pd.DataFrame:
     """What :func:`run_sweep` would do, without running anything: per configuration its key,
     label, games (or an estimate for a precision target), games stored and games to run."""
-    configs = _dedupe(configs)
+    configs = dedupe_configs(configs)
     if precision is not None and max_games is None:
         max_games = DEFAULT_MAX_GAMES
     if games is not None or precision is not None:
         check_run_settings(games, precision, seed, chunk_size, max_games)
-    store = _as_store(store)
+    store = as_store(store)
     rows = []
     for config in configs:
         key = config.key(seed, chunk_size)
@@ -134,7 +134,7 @@ def estimate_time(configs: Sequence[Config], to_run: Sequence, threads: int | No
     from ..simulate import check_threads, simulate
 
     threads = check_threads(threads) or numba.get_num_threads()
-    work = [(c, int(n)) for c, n in zip(_dedupe(configs), to_run) if n == n and n]
+    work = [(c, int(n)) for c, n in zip(dedupe_configs(configs), to_run) if n == n and n]
     if not work:
         return None
     per_game, spent = [], 0.0

@@ -17,7 +17,7 @@ from ..paths import PathError, loads_toml, read_text_file
 from ..rules import Rules, RulesError, parse_override, given_twice, resolve_rules, settings
 from ..simulate import (Seats, SimulationError, check_policy, check_probability, check_swap_rank,
                         is_seat_assignment)
-from .config import Config, SweepError, _check_run_settings, _checked, _dedupe
+from .config import Config, SweepError, checked_by, checked_run_settings, dedupe_configs
 
 
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -77,7 +77,7 @@ def parse_vary(text: str) -> tuple[str, list]:
         except RulesError as exc:
             raise SweepError(f"vary {text!r}: {exc}") from None
     if name == "swap":
-        return name, [_checked(check_swap_rank, p) for p in parts]
+        return name, [checked_by(check_swap_rank, p) for p in parts]
     # one seat's policy or forget probability: policy=0=random,expert (seat 0 varied, the
     # other seats as --policy gives them)
     seat, eq, rest = raw.partition("=")
@@ -88,10 +88,10 @@ def parse_vary(text: str) -> tuple[str, list]:
             raise SweepError(f"vary {text!r}: empty value; allowed: {name}=SEAT=v1,v2,… "
                              "with no empty values")
     if name == "forget":
-        return name, [prefix + str(_checked(check_probability, p, where=f"vary {text!r}: "))
+        return name, [prefix + str(checked_by(check_probability, p, where=f"vary {text!r}: "))
                       for p in parts]
     # policy: canonical specs, so that expert and expert:eights=hold are one configuration
-    return name, [prefix + _checked(check_policy, p, where=f"vary {text!r}: ") for p in parts]
+    return name, [prefix + checked_by(check_policy, p, where=f"vary {text!r}: ") for p in parts]
 
 
 def _seat_spec(spec, what: str) -> list[str] | None:
@@ -265,9 +265,9 @@ def expand_grid(preset: str | None = "standard", rules_file=None, overrides: Ite
     configs = _expand([preset], rules_file, changes, dims,
                       _dim_specs(seat_values.get("policy"), policy_spec),
                       _dim_specs(seat_values.get("forget"), forget_spec),
-                      seat_values.get("swap", [_checked(check_swap_rank, swap)]), swap_seat, None,
+                      seat_values.get("swap", [checked_by(check_swap_rank, swap)]), swap_seat, None,
                       explicit)
-    return _dedupe(configs)
+    return dedupe_configs(configs)
 
 
 def _option_text(value) -> str:
@@ -352,9 +352,9 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
             raise SweepError(f"{where}vary.{name} must be a non-empty list of values")
         if name in _SEAT_DIMS:
             if name == "swap":
-                values = [_checked(check_swap_rank, v) for v in values]
+                values = [checked_by(check_swap_rank, v) for v in values]
             elif name == "forget":
-                values = [_checked(check_probability, v, where=f"{where}vary.forget: ")
+                values = [checked_by(check_probability, v, where=f"{where}vary.forget: ")
                           for v in values]
             seat_values[name] = values
         else:
@@ -399,7 +399,7 @@ def _grid_from_table(grid: Mapping, folder: Path, where: str) -> list[Config]:
         if raw == []:
             raise SweepError(f"{where}swap = [] is not allowed; allowed: a rank or a non-empty "
                              "list of ranks (varied)")
-        swaps = [_checked(check_swap_rank, v) for v in (raw if isinstance(raw, list) else [raw])]
+        swaps = [checked_by(check_swap_rank, v) for v in (raw if isinstance(raw, list) else [raw])]
         if raw is not None:
             explicit.append("swap")
     label = grid.get("label")
@@ -430,7 +430,7 @@ def load_sweep_file(path) -> tuple[list[Config], dict]:
             close = difflib.get_close_matches(key, known, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise _file_error(path, f"unknown key {key!r}{hint}; known keys: {', '.join(known)}")
-    settings = _check_run_settings({k: data[k] for k in _RUN_KEYS if k in data},
+    settings = checked_run_settings({k: data[k] for k in _RUN_KEYS if k in data},
                                    f"sweep file {path}: ")
     defaults = {k: data[k] for k in _GRID_KEYS if k in data}
     grids = data.get("grid", [{}])
@@ -451,4 +451,4 @@ def load_sweep_file(path) -> tuple[list[Config], dict]:
             message = str(exc)
             raise SweepError(message if message.startswith("sweep file") else where + message
                              ) from None
-    return _dedupe(configs), settings
+    return dedupe_configs(configs), settings

@@ -24,7 +24,7 @@ from ..store import Store
 from .config import Config
 
 
-def _versions(extra: Iterable[str] = ()) -> dict:
+def package_versions(extra: Iterable[str] = ()) -> dict:
     out = {"python": sys.version.split()[0]}
     for name in ("numpy", "numba", "pandas", "pyarrow", "scipy", "click", *extra):
         try:

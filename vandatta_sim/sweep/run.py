@@ -33,10 +33,10 @@ import pandas as pd
 from ..stats import games_for_half_width, win_rate_half_width
 from ..store import Store
 from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Config, SweepError,
-                     _as_store, _dedupe, check_run_settings)
+                     as_store, check_run_settings, dedupe_configs)
 from .executors import ChunkTask, check_backend, executor_for
-from .provenance import _versions, finish_provenance, start_provenance
-from .summary import _Summary, _summary_columns
+from .provenance import package_versions, finish_provenance, start_provenance
+from .summary import SummaryStats, summary_columns
 
 
 @dataclass(eq=False)
@@ -61,7 +61,7 @@ class _Job:
     target_reached: bool | None = None
     done: bool = False
     new_games: int = 0
-    summaries: dict = field(default_factory=dict)  # chunk → _Summary of the chunks written now
+    summaries: dict = field(default_factory=dict)  # chunk → SummaryStats of chunks written now
 
     @property
     def n_chunks(self) -> int:
@@ -121,8 +121,8 @@ class _Writer:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="vandatta-writer")
         self._pending = None
 
-    def _work(self, job: _Job, index: int, df: pd.DataFrame) -> _Summary:
-        summary = _Summary.of(df, job.config.rules.players)
+    def _work(self, job: _Job, index: int, df: pd.DataFrame) -> SummaryStats:
+        summary = SummaryStats.of(df, job.config.rules.players)
         self.store.write_chunk(job.key, index, df, first_game=index * job.chunk_size)
         return summary
 
@@ -300,7 +300,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     :data:`~vandatta_sim.sweep.provenance.RECORD_FIELDS`). ``phase``: what the progress line
     calls this run (a command that runs several phases labels each).
     """
-    configs = _dedupe(configs)
+    configs = dedupe_configs(configs)
     if not configs:
         raise SweepError("the sweep has no configurations")
     if precision is not None and max_games is None:
@@ -308,7 +308,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     check_run_settings(games, precision, seed, chunk_size, max_games, threads)
     kind = check_backend(backend)
     seed, chunk_size = int(seed), int(chunk_size)
-    store = _as_store(store)
+    store = as_store(store)
     command = command or shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
     limit = int(games) if games is not None else int(max_games)
 
@@ -319,7 +319,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
         jobs.append(_Job(i, config, key, limit, chunk_size, precision, {}))
     by_key = {job.key: job for job in jobs}
 
-    versions = _versions(("dask", "distributed") if kind != "local" else ())
+    versions = package_versions(("dask", "distributed") if kind != "local" else ())
     settings = ({"games": games} if precision is None else
                 {"precision": precision, "max_games": max_games}) | {"threads": threads}
     # a Dask scheduler that cannot be reached is a SweepError here, before anything is written
@@ -430,16 +430,16 @@ def _prepare(store: Store, job: _Job) -> None:
         job.wins = np.zeros(job.config.rules.players, np.int64)
 
 
-def _job_summary(store: Store, job: _Job) -> _Summary:
+def _job_summary(store: Store, job: _Job) -> SummaryStats:
     """The games this run asked for, merged in chunk order: chunks computed now from memory,
     the others from their stored columns."""
     players = job.config.rules.players
     used = job.prefix if job.precision is not None else job.n_chunks
-    total = _Summary(players)
+    total = SummaryStats(players)
     for c in range(used):
         part = job.summaries.get(c)
         if part is None:
-            df = store.load_chunks(job.key, [c], _summary_columns(players))
-            part = _Summary.of(df.iloc[: job.kept(c)], players)
+            df = store.load_chunks(job.key, [c], summary_columns(players))
+            part = SummaryStats.of(df.iloc[: job.kept(c)], players)
         total = total.merge(part)
     return total

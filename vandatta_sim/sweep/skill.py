@@ -17,7 +17,7 @@ import numpy as np
 
 from ..stats import Estimate, Moments
 from ..store import Store
-from .compare import _GameReader, stored_games
+from .compare import GameReader, stored_games
 from .config import Config
 
 
@@ -77,7 +77,7 @@ def skill_change(plan: SkillPlan, store, players: int, chunk_size_of) -> list[Es
     out = []
     for _, low, high in plan.variants[1:]:
         keys = (high, low, base_high, base_low)
-        readers = [_GameReader(store, k, chunk_size_of(k), players) for k in keys]
+        readers = [GameReader(store, k, chunk_size_of(k), players) for k in keys]
         n = min(stored_games(store, k, r.chunk_size) for k, r in zip(keys, readers))
         moments = Moments()
         block = readers[0].chunk_size

@@ -17,11 +17,11 @@ from ..stats import (Estimate, Moments, column_estimate, proportion, ratio_of_su
 from ..store import Store
 from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
-from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, _as_store
+from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, as_store
 
 
 @dataclass(frozen=True)
-class _Summary:
+class SummaryStats:
     """Sufficient statistics of some games of one configuration: computed per chunk (while the
     chunk is in memory, or from its stored columns) and merged in chunk order. The one summary
     of a set of games: the sweep, ``results`` and ``simulate`` all use it."""
@@ -38,7 +38,7 @@ class _Summary:
     deals: Moments = Moments()
 
     @classmethod
-    def of(cls, df: pd.DataFrame, players: int) -> _Summary:
+    def of(cls, df: pd.DataFrame, players: int) -> SummaryStats:
         n = len(df)
         winner = df["winner"].to_numpy().astype(np.int64)
         wins = np.bincount(winner[winner >= 0], minlength=players)[:players]
@@ -53,12 +53,12 @@ class _Summary:
                    bool(np.all(d == 1)), int(df["capped"].to_numpy().sum()), points,
                    Moments.of(d.astype(np.float64)))
 
-    def merge(self, other: _Summary) -> _Summary:
+    def merge(self, other: SummaryStats) -> SummaryStats:
         if not other.n:
             return self
         if not self.n:
             return other
-        return _Summary(self.players, self.n + other.n,
+        return SummaryStats(self.players, self.n + other.n,
                         tuple(a + b for a, b in zip(self.wins, other.wins)),
                         self.turns.merge(other.turns),
                         self.loser_points.merge(other.loser_points),
@@ -121,7 +121,7 @@ def summarize(df: pd.DataFrame, players: int) -> dict:
     games), ``loser_points`` (per game, the mean points of the players who did not win),
     ``mean_points_<s>``, ``mean_deals``; ``capped_games``; ``half_width``, the largest
     win-rate half-width over all seats; ``win_rates``, every seat's win rate."""
-    return _Summary.of(df, players).result()
+    return SummaryStats.of(df, players).result()
 
 
 #: The measures of the sweep table, in order: (summary field, decimals, shown as percent).
@@ -197,7 +197,7 @@ def summary_records(summary: pd.DataFrame) -> list[dict]:
     return [_jsonable(row) for row in summary.to_dict(orient="records")]
 
 
-def _summary_columns(players: int) -> list[str]:
+def summary_columns(players: int) -> list[str]:
     return ["winner", "turns", "blocked", "capped", "deals",
             *[f"points_{s}" for s in range(players)]]
 
@@ -228,15 +228,15 @@ def _load_prefix(store: Store, key: str, chunk_size: int, games: int | None,
 def stored_summary(key: str, store=DEFAULT_STORE) -> dict:
     """:func:`summarize` of all games stored for ``key`` (from game 0 on), read chunk by chunk
     so that memory stays at one chunk."""
-    store = _as_store(store)
+    store = as_store(store)
     provenance = store.read_provenance(key)
     players, chunk_size = int(provenance["players"]), int(provenance["chunk_size"])
     rows = store.chunk_rows(key)
-    total = _Summary(players)
+    total = SummaryStats(players)
     c = 0
     while c in rows:
-        df = store.load_chunks(key, [c], _summary_columns(players))
-        total = total.merge(_Summary.of(df, players))
+        df = store.load_chunks(key, [c], summary_columns(players))
+        total = total.merge(SummaryStats.of(df, players))
         if rows[c] < chunk_size:
             break
         c += 1
@@ -249,5 +249,5 @@ def load_config_games(config: Config, seed: int, chunk_size: int = DEFAULT_CHUNK
     """A configuration's stored games as a DataFrame, in game order (one row per game, the
     columns of :func:`~.simulate.simulate`). ``games``: only the first ``games`` games
     (SweepError if fewer are stored); default all games stored from game 0 on."""
-    return _load_prefix(_as_store(store), config.key(seed, chunk_size), chunk_size, games,
+    return _load_prefix(as_store(store), config.key(seed, chunk_size), chunk_size, games,
                         columns)
