@@ -201,6 +201,14 @@ def check_screen(text: str) -> str:
     """``text`` (the report's start) if everything before the first section break fits one
     screen: at most SCREEN_LINES lines, none over WIDTH characters; else a ValueError."""
     screen = text.split("\n---\n", 1)[0].splitlines()
+    # a development run's banner (and the blank line after it) is never in a committed report
+    banner = [k for k, line in enumerate(screen) if line.startswith("> **Development run**")]
+    if banner:
+        end = banner[0] + 1
+        while end < len(screen) and screen[end].startswith("> "):
+            end += 1
+        end += end < len(screen) and not screen[end].strip()
+        screen = screen[: banner[0]] + screen[end:]
     wide = [line for line in screen if len(line) > WIDTH]
     if len(screen) > SCREEN_LINES or wide:
         raise ValueError(f"the first screen has {len(screen)} lines (at most {SCREEN_LINES}) "
