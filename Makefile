@@ -24,7 +24,7 @@ help: ## List the targets
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[test,dask]"
+	$(PY) -m pip install --quiet -e ".[test,dask,openspiel]"
 	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once)"
 	$(CLI) simulate --games 10 --match single > /dev/null
 	$(CLI) simulate --games 10 --match single --preset seed000 > /dev/null
@@ -33,7 +33,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"
 	touch $@
 
-install: $(VENV)/.installed ## Create .venv, install the package with test and dask extras, compile the engine
+install: $(VENV)/.installed ## Create .venv, install the package with test, dask and openspiel extras, compile the engine
 
 test: install ## Run the whole test suite
 	$(PY) -m pytest -q
