@@ -47,7 +47,7 @@ _STANDARD = get_preset("standard")
 #: a generous bound: OpenSpiel wants a maximum game length and a deal stops at TURN_CAP turns
 _DECISIONS_PER_TURN = 16
 #: tries of :func:`resample` before it gives up
-RESAMPLE_TRIES = 50
+RESAMPLE_TRIES = 20
 
 
 def _default(name: str):
@@ -479,7 +479,7 @@ class _Deal:
 
 
 def _script(view: S.Observation, rules: Rules, rng: random.Random,
-            declined: dict | None = None, rounds: int = 64) -> list[int] | None:
+            declined: dict | None = None, rounds: int = 32) -> list[int] | None:
     """One guess of every card taken from the talon, from what ``view``'s seat has seen.
 
     Its own takes and the turned cards stay as they were; each card another seat played goes
