@@ -127,7 +127,7 @@ class VandattaGame(pyspiel.Game):
             index, self._games = self._games, self._games + 1
         else:
             text = str(index).strip()
-            if not text.isdigit():
+            if not (text.isascii() and text.isdigit()):
                 raise S.StepError(f"initial state {index!r} is not allowed; allowed: a game "
                                   f"index ≥ 0")
             index = int(text)
