@@ -49,8 +49,9 @@ FORGET_LAPPEN = SAY_LAPPEN + 1
 NUM_ACTIONS = FORGET_LAPPEN + 1
 #: current_player() of a finished game (OpenSpiel's kTerminalPlayerId)
 TERMINAL = -4
-#: the action that declines, by decision kind (-1 in the engine's answer)
-_DECLINE = {E.DK_MOVE: DRAW, E.DK_DUTY: TAKE_DUTY, E.DK_STACK: STOP_STACKING}
+#: the action that declines (-1 in the engine's answer), by the name of the decision's kind
+DECLINE = {"move": DRAW, "duty": TAKE_DUTY, "stack": STOP_STACKING}
+_DECLINE = {E.DECISION_KINDS.index(kind): action for kind, action in DECLINE.items()}
 _HEURISTIC = ("random", "greedy", "expert", "eight-dumper")
 _TRACE_ROWS = 2048
 
@@ -378,6 +379,6 @@ class State:
         return f"<State game {self.index} seed {self.seed}, {len(self._history)} actions, {where}>"
 
 
-__all__ = ["Decision", "DRAW", "FORGET_LAPPEN", "Game", "NAME_SUIT", "NUM_ACTIONS",
+__all__ = ["DECLINE", "Decision", "DRAW", "FORGET_LAPPEN", "Game", "NAME_SUIT", "NUM_ACTIONS",
            "Observation", "SAY_LAPPEN", "STOP_STACKING", "StepError", "TAKE_DUTY", "TERMINAL",
            "State", "action_to_string"]

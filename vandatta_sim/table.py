@@ -27,7 +27,7 @@ from .simulate import Seats, policy_code
 from .trace import Event
 
 #: the action that declines (draw, take the duty, stop stacking), by the kind of question
-DECLINE = {"move": S.DRAW, "duty": S.TAKE_DUTY, "stack": S.STOP_STACKING}
+DECLINE = S.DECLINE
 
 
 def by_suit(card: int) -> tuple[int, int]:
