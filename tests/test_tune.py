@@ -22,6 +22,18 @@ def tuned_dir(tmp_path, monkeypatch):
     return folder
 
 
+@pytest.fixture
+def store_tuned(tmp_path, monkeypatch):
+    """A working folder with no tuned policies looked up yet: returns STORE/tuned of a store
+    ``tmp_path / "s"`` (made), with VANDATTA_TUNED unset and no store in use."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VANDATTA_TUNED", raising=False)
+    monkeypatch.setattr(tuned, "_store_folder", None)
+    folder = tmp_path / "s" / "tuned"
+    folder.mkdir(parents=True)
+    return folder
+
+
 def _store_policy(folder, name, weights, **extra):
     policy = tuned.TunedPolicy(name, dict(zip(E.WEIGHT_NAMES, weights)), {}, "match", extra)
     (folder / f"{name}.json").write_text(policy.to_json(), encoding="utf-8")
@@ -368,33 +380,26 @@ def test_a_tune_may_not_take_a_shipped_name():
 
 
 # --- names lead where they say ----------------------------------------------------------------------
-def test_a_policy_tuned_into_a_store_is_found_from_that_store(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("VANDATTA_TUNED", raising=False)
-    monkeypatch.setattr(tuned, "_store_folder", None)
-    folder = tmp_path / "elsewhere" / "tuned"
-    folder.mkdir(parents=True)
+def test_a_policy_tuned_into_a_store_is_found_from_that_store(store_tuned, tmp_path,
+                                                              monkeypatch):
+    folder = store_tuned
     _store_policy(folder, "mine", E.EXPERT_WEIGHTS)
     with pytest.raises(SimulationError, match="no tuned policy of that name; .*found by commands "
                        "given --store DIR, by others with VANDATTA_TUNED=DIR/tuned"):
         check_policy("tuned:mine")
-    tuned.use_store(tmp_path / "elsewhere")  # what a command given --store elsewhere does
+    tuned.use_store(tmp_path / "s")  # what a command given --store s does
     assert check_policy("tuned:mine") == "tuned:mine"
     monkeypatch.setattr(tuned, "_store_folder", None)
     monkeypatch.setenv("VANDATTA_TUNED", str(folder))
     assert check_policy("tuned:mine") == "tuned:mine"
 
 
-def test_tune_list_honours_the_store_and_survives_a_bad_file(tmp_path, monkeypatch):
+def test_tune_list_honours_the_store_and_survives_a_bad_file(store_tuned):
     from click.testing import CliRunner
 
     from vandatta_sim.cli import main
 
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.delenv("VANDATTA_TUNED", raising=False)
-    monkeypatch.setattr(tuned, "_store_folder", None)
-    folder = tmp_path / "s" / "tuned"
-    folder.mkdir(parents=True)
+    folder = store_tuned
     _store_policy(folder, "good", E.EXPERT_WEIGHTS, validation={"value": 0.01, "low": -0.01,
                                                                  "high": 0.03, "n": 20})
     (folder / "bad.json").write_text("{\"name\": ")
