@@ -427,7 +427,8 @@ def test_kernel_state_layout_holds_the_largest_game():
     biggest = Rules(players=E.MAX_SEATS, decks=E.MAX_DECKS, jokers=2, hand_size=1)
     assert biggest.deck_size == E.TALON_SIZE
     assert biggest.scale_points().shape == (cards.N_TYPES,) == (E.C_VALUE - E.C_SCALE,) == (E.C_POL - E.C_VALUE,)
-    assert E.G_DISCARD - E.G_TALON == E.TALON_SIZE == E.C_SIZE - E.C_SCRIPT
+    # the scripted deck's room in C ends where the step's slot begins
+    assert E.G_DISCARD - E.G_TALON == E.TALON_SIZE == E.C_STEP - E.C_SCRIPT
     assert [E.POL_RANDOM, E.POL_GREEDY, E.POL_EXPERT, E.POL_EIGHT_DUMPER] == [
         E.POLICIES.index(v) for v in ("random", "greedy", "expert", "eight-dumper")]
 

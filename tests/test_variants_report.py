@@ -55,9 +55,12 @@ PP = r"([+-]\d+\.\d) pp \[[+-]\d+\.\d, [+-]\d+\.\d\]( \(n\.s\.\))?"
 
 
 def shown(cell: str):
-    """(sign, significant) of a ``pp`` cell, or None for "–"."""
+    """(sign, significant) of a ``pp`` cell, or None for "–"; an exact zero (a variant that
+    changes no game) is written in words and is not significant."""
     if cell == "–":
         return None
+    if cell == "0 pp (no game changed)":
+        return 0, False
     m = re.fullmatch(PP, cell)
     assert m, cell
     return (-1 if m.group(1).startswith("-") else 1), m.group(2) is None
