@@ -130,8 +130,8 @@ def run_bench(quick: bool = False, repeats: int = 3, sweep_overhead: bool = Fals
 # --- one seat of a policy among experts ----------------------------------------------------------
 
 #: The specs the focal-seat section measures by default (``bench --seat-policy``): the search
-#: player's specs belong here, the slowest and the one whose speed budget matters.
-SEAT_POLICIES = ("expert", "search")
+#: players' specs belong here, the slowest and the ones whose speed budget matters.
+SEAT_POLICIES = ("expert", "search", "ismcts")
 #: The focal seat's table: 4 players, standard rules, single deals, every other seat expert.
 SEAT_RULES = PRESETS["standard"].replace(match="single", players=4)
 SEAT_OPPONENTS = "expert"

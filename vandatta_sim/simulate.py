@@ -67,7 +67,7 @@ def _policy_parts(name) -> tuple[str, dict[str, str]]:
     if base not in E.POLICIES:
         raise SimulationError(f"policy {text!r} is not allowed; allowed: {', '.join(E.POLICIES)}"
                               ", tuned:NAME (options: expert:eights=hold|dump|K, search:budget=N:rollout=P"
-                              ":objective=win|points|match)")
+                              ":objective=win|points|match, ismcts:iterations=N:c=C)")
     allowed = E.POLICY_OPTIONS.get(base, {})
     options = {option: next(iter(values)) for option, values in allowed.items()}
     given = set()
@@ -227,7 +227,7 @@ class Seats:
     def any_search(self) -> bool:
         """Whether a seat searches (its games need the kernel with the public bookkeeping)."""
         pol, _ = self.arrays()
-        return bool(((pol[: len(self.policies)] & E.POL_KIND) == E.POL_SEARCH).any())
+        return bool(((pol[: len(self.policies)] & E.POL_KIND) >= E.POL_SEARCH).any())
 
     def weight_rows(self) -> np.ndarray:
         """Each seat's row of expert's weights (engine.W_*), as the kernel reads them."""

@@ -86,7 +86,7 @@ class Table:
         self.people = frozenset(int(s) for s in people)
         # a person's seat keeps its policy for the step's suggestions, a search one excepted
         # (the step asks heuristic policies only); its choices are the person's anyway
-        policies = ["expert" if s in self.people and (policy_code(p) & E.POL_KIND) == E.POL_SEARCH
+        policies = ["expert" if s in self.people and (policy_code(p) & E.POL_KIND) >= E.POL_SEARCH
                     else p for s, p in enumerate(seats.policies)]
         self.seed, self.game = seed, game
         self.state = S.Game(rules, policies, external=sorted(self.people),

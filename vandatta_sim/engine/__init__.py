@@ -76,6 +76,6 @@ from .match import MATCH_GOES_ON, run_batch_nb, step_nb
 from .policies import NO_FORCE, NOT_COUNTED, STRANDED
 from .primitives import GOLDEN, LOW32, MIX1, MIX2, U11, U27, U30, U31, U32, WY0, WY1, game_seed_nb
 from .search import (
-    MAX_OPTIONS, ROLLOUT_MOVE_BIT, SEARCH_SEEDED, search_decision_nb, search_options,
-    search_values)
+    ISMCTS_SEEDED, MAX_OPTIONS, ROLLOUT_MOVE_BIT, SEARCH_SEEDED, ismcts_decision_nb,
+    search_decision_nb, search_options, search_values)
 from .worlds import AUDIT_FIELDS, belief_audit_nb

@@ -538,7 +538,7 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
         status = 1
         while status == 1:  # an ace's extra turn is another move
             move_pol = pol
-            if forced == NO_FORCE and (pol & POL_KIND) == POL_SEARCH:
+            if forced == NO_FORCE and (pol & POL_KIND) >= POL_SEARCH:
                 forced = _search(C, G, H, tr, p, n, duty)
                 # what the search leaves open (all of the move, where it keeps its rollout
                 # policy's choice) its rollout policy decides

@@ -144,8 +144,9 @@ CALL_OPTIONS = 3  # bit 0: forget the call, bit 1: say it
 EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
 
 # --- policies: to add one, add its name here and its branches in policies.py -----------------
-POLICIES = ("random", "greedy", "expert", "eight-dumper", "search")
-POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER, POL_SEARCH = range(len(POLICIES))
+POLICIES = ("random", "greedy", "expert", "eight-dumper", "search", "ismcts")
+POL_RANDOM, POL_GREEDY, POL_EXPERT, POL_EIGHT_DUMPER, POL_SEARCH, POL_ISMCTS = range(len(POLICIES))
+# the searching kinds come last: a seat searches where ``pol & POL_KIND >= POL_SEARCH``
 # A seat's policy code is its POL_* number plus its options' bits; a decision reads the kind as
 # ``pol & POL_KIND`` and an option as ``pol & OPT_*``. The options each policy accepts: name ->
 # allowed values (the first is the default), and the bits each value sets.
@@ -173,6 +174,11 @@ SEARCH_BELIEFS_SHIFT = 25  # 2 bits: the worlds' beliefs (BELIEFS_*, see worlds.
 BELIEFS_PUBLIC, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_WEIGHTED = 0, 1, 2, 3
 OPT_SEARCH_FLAT = 1 << 27  # alloc=flat: every option in every world (no racing)
 SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
+# ismcts: information-set Monte Carlo tree search over the seat's own decisions (see search.py).
+# It shares search's rollout, beliefs and budget bits (the budget: iterations per decision);
+# its exploration constant c sits in the margin's bits.
+ISMCTS_ITERATIONS = (256, 16, 32, 64, 128, 512, 1024, 2048, 4096, 8192, 16384)
+ISMCTS_C = (0.7, 0.35, 1.0, 1.4)  # UCB1's exploration constant, by its code (the first: default)
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
         str(k): k << EIGHTS_AT_SHIFT for k in range(1, EIGHTS_AT_MAX + 1)}}},
@@ -188,6 +194,14 @@ POLICY_OPTIONS = {
                     "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT,
                     "weighted": BELIEFS_WEIGHTED << SEARCH_BELIEFS_SHIFT},
         "alloc": {"race": 0, "flat": OPT_SEARCH_FLAT}},
+    "ismcts": {
+        "iterations": {str(i): i << SEARCH_BUDGET_SHIFT for i in ISMCTS_ITERATIONS},
+        "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
+                    for name in ("expert", "greedy", "random", "eight-dumper")},
+        "c": {str(c): i << SEARCH_MARGIN_SHIFT for i, c in enumerate(ISMCTS_C)},
+        "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
+                    "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
+                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
 # --- expert's weights: its decisions are features times these (see _expert_pick, _choose) -------

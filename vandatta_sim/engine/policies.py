@@ -242,7 +242,8 @@ def _choose(C, G, H, pol, m, may_pass, p, count, next_lacks, min_opponent):
 def _choose_suit(H, pol, p, allowed_suits, next_lacks):
     """The suit policy ``pol`` names, one of ``allowed_suits``; ``next_lacks`` as for _choose."""
     # the expert leaves the next player stuck
-    prefer = next_lacks if (pol & POL_KIND) in (POL_EXPERT, POL_SEARCH) else 0
+    kind = pol & POL_KIND
+    prefer = next_lacks if kind == POL_EXPERT or kind >= POL_SEARCH else 0
     return _best_suit(H, p, allowed_suits, prefer)
 
 

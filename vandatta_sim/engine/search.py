@@ -17,17 +17,19 @@ from numba.extending import overload
 from ..cards import N_SUITS, N_TYPES
 from .layout import (
     ALL_SUITS, BELIEFS_WEIGHTED, C_POL, C_SCALE, C_SIZE, C_VALUE, DEAL_CAP, EIGHTS, EV_ESTIMATE,
-    G_LACKS, G_PLAY_SIZE, G_SIZE, HI, H_SIZE, JK_SUPER_EIGHT, JOKERS, MAX_SEATS, M_SINGLE, ONE,
-    OPT_SEARCH_FLAT, OPT_SEARCH_MATCH, OPT_SEARCH_POINTS, ROLLOUT_KIND, ROLLOUT_TURNS,
-    R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING,
-    SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT,
-    S_DEAL_NO, S_DIR, S_FORCE_SUIT, S_NO_STACK, TALON_SIZE, ZERO)
+    G_DISCARD, G_LACKS, G_PLAY_SIZE, G_SIZE, HI, H_SIZE, ISMCTS_C, JK_SUPER_EIGHT, JOKERS,
+    MAX_SEATS, M_SINGLE, ONE, OPT_SEARCH_FLAT, OPT_SEARCH_MATCH, OPT_SEARCH_POINTS, POL_ISMCTS,
+    POL_KIND, ROLLOUT_KIND, ROLLOUT_TURNS, R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND,
+    R_MUST_PLAY, R_PLAYERS, R_STACKING, SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT,
+    SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT, S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS,
+    S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT, S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_SUIT,
+    S_TOP_JOKER, TALON_SIZE, ZERO)
 from ._numba import (
     NOTHING_FROZEN, _holds_playout_rules, _keep_alive, _low_bit, _playout_rules, _unchecked,
     _unchecked_rules, njit)
 from .primitives import (
-    GOLDEN, _bit, _copy_into, _copy_state, _emit, _hand_count, _mix64, _next_u64, _rank, _rank_mask, _seat, _seed_rng,
-    _step)
+    GOLDEN, _bit, _copy_into, _copy_state, _emit, _hand_count, _mix64, _next_u64, _rank,
+    _rank_mask, _seat, _seed_rng, _step)
 from .policies import NOT_COUNTED, NO_FORCE, _choose, _choose_suit, _min_opponent_for
 from .game import (
     _deal_hands, _duty_answers, _hand_points, _hand_points_all, _legal, _on_top, _playout_turns,
@@ -293,6 +295,8 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
 
 @njit
 def _search_move(C, G, H, tr, p, n, duty):
+    if (C[C_POL + _seat(G, p)] & POL_KIND) == POL_ISMCTS:
+        return _ismcts_move(C, G, H, tr, p, n, duty)
     cards = np.empty(MAX_OPTIONS, np.int64)
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
@@ -354,3 +358,260 @@ def search_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
             squares, played)
 
 
+
+
+# ================================================================================================
+# the tree search player (ismcts): information-set Monte Carlo tree search over its own moves
+# ================================================================================================
+# Cowling, Powley & Whitehouse (2012), single observer: one tree over the seat's own information
+# sets, a world drawn (as search draws them) for every iteration. An iteration walks down the
+# tree in its world: at each of the seat's decisions UCB1 picks an option among the node's
+# (untried ones first, in order), the seat's turn is played with it, and the other seats play
+# their rollout policy (as search assumes too) until the seat decides again; that decision is
+# the child node, keyed by what the seat sees then (its hand, the public state and the path).
+# The first new node ends the walk: its first option is played out to the end of the deal by
+# the rollout policy for every seat, and the outcome (a deal won: 1, else 0) is added to every
+# option on the path. The decision is the root option played most (its first on a tie).
+# Below the root the seat's own later moves are searched too (what root-only search lacks:
+# every later move of its own was the rollout policy's); the opponents stay a model (their
+# rollout policy), so no node belongs to them. Within a node the options are the same in every
+# world (the seat's hand and the public state are part of its key), so the availability count
+# of an option equals its node's visits and UCB1's parent count is the node's.
+# Memory, bounded whatever the budget: at most iterations + 1 nodes of at most MAX_OPTIONS
+# options (8 + 8 bytes each) and a hash table of twice as many slots (16 bytes each): 1.1 MB
+# at the default 256 iterations, 69 MB at the largest, 16,384.
+ISMCTS_SEEDED = 0x15C75  # mixed into the tree search stream's seed
+ISMCTS_C_VALUES = np.array(ISMCTS_C)  # by the code in the policy's margin bits
+
+
+@njit
+def _ismcts_key(G, H, p, n, parent, option):
+    """The key of p's information set reached from node ``parent`` by its ``option``: its hand
+    and the public state now (the top, what it asks for, the hand sizes, the piles' sizes)."""
+    key = _mix64(np.uint64(parent) * GOLDEN ^ np.uint64(option + 1))
+    key = _mix64(key ^ H[p])
+    key = _mix64(key ^ H[HI + p])
+    for f in (S_NT, S_ND, S_EFF, S_SUIT, S_RANK, S_TOP_JOKER, S_DIR, S_DUTY_ACE, S_DUTY_TWO):
+        key = _mix64(key ^ np.uint64(G[f] + 3))
+    key = _mix64(key ^ np.uint64(G[G_DISCARD + G[S_ND] - 1] + 1))
+    for q in range(n):
+        key = _mix64(key ^ np.uint64(_hand_count(H, q) + 1))
+    return key
+
+
+@njit
+def _ismcts_find(keys, slots, key):
+    """The slot of ``key`` in the open-addressing table (its node in slots[...], or -1 there
+    where the key is new: the caller claims the slot)."""
+    mask = keys.shape[0] - 1
+    i = np.int64(key & np.uint64(mask))
+    while slots[i] >= 0 and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit
+def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, S, Gw, Hw, G2,
+                       H2, pool, unseen, no_trace, first, counts, visits, wins, node_visits,
+                       keys, slots, cards, suits, no_stack):
+    """Run the iterations (see the section's comment) on rules Cx (every seat its rollout
+    policy); the tree's arrays are filled in place. Compiled once per kind of Cx."""
+    path_edge = np.empty(ROLLOUT_TURNS, np.int64)  # the options played, and their nodes
+    path_node = np.empty(ROLLOUT_TURNS, np.int64)
+    nodes = 1
+    edges = k_root
+    for it in range(iterations):
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
+        _copy_state(G2, H2, Gw, Hw, G_PLAY_SIZE)
+        _seed_rng(H2, _next_u64(S))
+        node = 0
+        d = 0
+        outcome = 0.0
+        first_duty = duty
+        turns = 0
+        while True:
+            k = counts[node]
+            e0 = first[node]
+            pick = -1
+            for o in range(k):  # untried options first
+                if visits[e0 + o] == 0:
+                    pick = o
+                    break
+            if pick < 0:
+                log_n = np.log(node_visits[node])
+                best = -1.0
+                for o in range(k):
+                    v = visits[e0 + o]
+                    value = wins[e0 + o] / v + c * np.sqrt(log_n / v)
+                    if value > best:
+                        best = value
+                        pick = o
+            path_edge[d] = e0 + pick
+            path_node[d] = node
+            d += 1
+            G2[S_FORCE_SUIT] = suits[e0 + pick]
+            G2[S_NO_STACK] = no_stack[e0 + pick]
+            card = cards[e0 + pick]
+            if visits[e0 + pick] == 0 or d >= ROLLOUT_TURNS - 1:  # a new leaf: play it out
+                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, ROLLOUT_TURNS, card,
+                                              first_duty)
+                outcome = 1.0 if result == p else 0.0
+                break
+            # the seat's turn with the option, then the others' until it decides again
+            result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, np.int64(1), card,
+                                          first_duty)
+            q = _step(p, G2[S_DIR], n)
+            idle = 0
+            ended = result != -2
+            while not ended:
+                turns += 1
+                if turns > ROLLOUT_TURNS:
+                    ended = True  # as a playout this long: not won
+                    result = -2
+                    break
+                plays, draws = G2[S_PLAYS], G2[S_DRAWS]
+                if q == p:
+                    G2[S_CALL_FORGOT] = 0  # what the turn loop does as a turn starts
+                    first_duty = G2[S_DUTY_ACE] > 0 or G2[S_DUTY_TWO] > 0
+                    kw = _search_choices(Cx, G2, H2, p, first_duty, cards[edges:],
+                                         suits[edges:], no_stack[edges:])
+                    if kw > 1:
+                        break  # the seat decides: the node below
+                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, q, np.int64(1),
+                                              np.int64(NO_FORCE), False)
+                if result != -2:
+                    ended = True
+                    break
+                idle = idle + 1 if (G2[S_PLAYS] == plays and G2[S_DRAWS] == draws) else 0
+                if idle >= n:
+                    ended = True  # blocked: nobody can play or draw
+                    result = -1
+                    break
+                q = _step(q, G2[S_DIR], n)
+            if ended:
+                outcome = 1.0 if result == p else 0.0
+                break
+            key = _ismcts_key(G2, H2, p, n, node, pick)
+            slot = _ismcts_find(keys, slots, key)
+            child = slots[slot]
+            if child < 0:  # a new node: its options are the ones just listed (at edges)
+                child = nodes
+                nodes += 1
+                keys[slot] = key
+                slots[slot] = child
+                first[child] = edges
+                counts[child] = kw
+                node_visits[child] = 0
+                for o in range(kw):
+                    visits[edges + o] = 0
+                    wins[edges + o] = 0.0
+                edges += kw
+            elif counts[child] != kw:  # a key's collision (2^-64): play this out as a leaf
+                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, ROLLOUT_TURNS,
+                                              np.int64(NO_FORCE), first_duty)
+                outcome = 1.0 if result == p else 0.0
+                break
+            node = child
+        for j in range(d):
+            visits[path_edge[j]] += 1
+            wins[path_edge[j]] += outcome
+            node_visits[path_node[j]] += 1
+    return nodes
+
+
+@njit
+def ismcts_tree(C, G, H, p, n, duty, S):
+    """The tree search for p's move (an answer to a duty where ``duty``) with the seat's stream
+    S: the root's options (cards, suits, no_stack), how often each was played and its wins, and
+    the nodes built. Depends on nothing p cannot see (except beliefs=oracle)."""
+    seat = _seat(G, p)
+    pol = C[C_POL + seat]
+    iterations = (pol >> SEARCH_BUDGET_SHIFT) & 0xFFFF
+    beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
+    c = ISMCTS_C_VALUES[(pol >> SEARCH_MARGIN_SHIFT) & 3]
+    max_nodes = iterations + 1
+    max_edges = max_nodes * MAX_OPTIONS
+    cards = np.empty(max_edges, np.int64)
+    suits = np.empty(max_edges, np.int64)
+    no_stack = np.empty(max_edges, np.int64)
+    k_root = _search_choices(C, G, H, p, duty, cards, suits, no_stack)
+    visits = np.zeros(max_edges, np.int64)
+    wins = np.zeros(max_edges, np.float64)
+    first = np.zeros(max_nodes, np.int64)
+    counts = np.zeros(max_nodes, np.int64)
+    node_visits = np.zeros(max_nodes, np.int64)
+    counts[0] = k_root
+    size = 1
+    while size < 2 * max_nodes:
+        size *= 2
+    keys = np.zeros(size, np.uint64)
+    slots = np.full(size, -1, np.int64)
+    Cr_memory = np.empty(C_SIZE, np.int64)
+    _copy_into(Cr_memory, C, C_SIZE)
+    for q in range(MAX_SEATS):
+        Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
+    memory = np.empty((2, G_SIZE), np.int64)
+    hands = np.empty((2, H_SIZE), np.uint64)
+    scratch = np.empty(TALON_SIZE + N_TYPES, np.int64)
+    no_trace_memory = np.zeros(0, np.int8)
+    Gw, G2 = _unchecked(memory[0]), _unchecked(memory[1])
+    Hw, H2 = _unchecked(hands[0]), _unchecked(hands[1])
+    pool = _unchecked(scratch[:TALON_SIZE])
+    unseen = _unchecked(scratch[TALON_SIZE:])
+    no_trace = _unchecked(no_trace_memory)
+    Cr = _unchecked_rules(Cr_memory, NOTHING_FROZEN)
+    if _holds_playout_rules(Cr_memory, C):
+        nodes = _ismcts_iterations(_playout_rules(Cr_memory, C), C, G, H, p, n, duty, k_root,
+                                   iterations, c, beliefs, S, Gw, Hw, G2, H2, pool, unseen,
+                                   no_trace, first, counts, visits, wins, node_visits, keys,
+                                   slots, cards, suits, no_stack)
+    else:
+        nodes = _ismcts_iterations(Cr, C, G, H, p, n, duty, k_root, iterations, c, beliefs, S,
+                                   Gw, Hw, G2, H2, pool, unseen, no_trace, first, counts, visits,
+                                   wins, node_visits, keys, slots, cards, suits, no_stack)
+    _keep_alive(Cr_memory, memory)
+    _keep_alive(hands, scratch)
+    _keep_alive(no_trace_memory, no_trace_memory)
+    return (cards[:k_root].copy(), suits[:k_root].copy(), no_stack[:k_root].copy(),
+            visits[:k_root].copy(), wins[:k_root].copy(), nodes)
+
+
+@njit
+def _ismcts_move(C, G, H, tr, p, n, duty):
+    cards = np.empty(MAX_OPTIONS, np.int64)
+    suits = np.empty(MAX_OPTIONS, np.int64)
+    no_stack = np.empty(MAX_OPTIONS, np.int64)
+    if _search_choices(C, G, H, p, duty, cards, suits, no_stack) <= 1:
+        return NO_FORCE  # nothing to choose: the rollout policy plays the one option
+    S_memory = np.empty(H_SIZE, np.uint64)
+    S = _unchecked(S_memory)
+    _seed_rng(S, _mix64(_next_u64(H) ^ np.uint64(ISMCTS_SEEDED)))
+    cards, suits, no_stack, visits, wins, _ = ismcts_tree(C, G, H, p, n, duty, S)
+    _keep_alive(S_memory, S_memory)
+    best = 0
+    for o in range(cards.shape[0]):
+        # the share of deals won, in thousandths: play narrates it as search's estimates
+        _emit(G, tr, EV_ESTIMATE, _seat(G, p), (cards[o] + 2) | ((suits[o] + 1) << 8)
+              | (no_stack[o] << 12), int(round(1000.0 * wins[o] / max(visits[o], 1))))
+        if visits[o] > visits[best]:
+            best = o
+    G[S_FORCE_SUIT] = suits[best]
+    G[S_NO_STACK] = no_stack[best]
+    return cards[best]
+
+
+@njit
+def ismcts_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
+    """What the tree search player at position p weighs for its move in the state (G, H), with
+    its stream started at ``seed``: the root's options, their visits and wins, and the nodes
+    built (see ismcts_tree). For the coach and for tests."""
+    C = _unchecked_rules(constants, frozen)
+    G = _unchecked(G_memory)
+    H = _unchecked(H_memory)
+    S_memory = np.empty(H_SIZE, np.uint64)
+    S = _unchecked(S_memory)
+    _seed_rng(S, np.uint64(seed))
+    out = ismcts_tree(C, G, H, p, n, False, S)
+    _keep_alive(constants, G_memory)
+    _keep_alive(H_memory, S_memory)
+    return out

@@ -301,7 +301,7 @@ def _world_weight(C, G, Hw, p, n, Gs, Hs):
         if q == p:
             continue
         pol = C[C_POL + _seat(G, q)]
-        if (pol & POL_KIND) == POL_SEARCH:
+        if (pol & POL_KIND) >= POL_SEARCH:
             pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
         held = _hand_count(Hw, q)
         Hs[q] = Hw[q]

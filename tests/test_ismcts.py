@@ -1,0 +1,108 @@
+"""The tree search player (ismcts): its spec, reproducibility, bounded tree, legal games, and that
+it decides from its own information only."""
+
+import numpy as np
+import pytest
+
+from test_search import _move_card, _rich_state, _same, _swap_hidden, _with_public_facts, _cards_of
+from vandatta_sim import engine as E
+from vandatta_sim.referee import referee
+from vandatta_sim.rules import get_preset
+from vandatta_sim.simulate import (Seats, SimulationError, check_policy, frozen_rules,
+                                   kernel_constants, policy_code, simulate, trace_game)
+from vandatta_sim.trace import Event, narrate
+
+SINGLE = get_preset("standard").replace(match="single")
+
+
+def _decide(G, H, seed, policy="ismcts:iterations=64", frozen=None):
+    C = kernel_constants(SINGLE, Seats.build(4, [policy, "expert", "expert", "expert"]))
+    frozen = frozen_rules(C, lean=False) if frozen is None else frozen
+    return E.ismcts_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, seed)
+
+
+def test_ismcts_specs_are_canonical_and_checked():
+    assert check_policy("ismcts:iterations=256:rollout=expert:c=0.7") == "ismcts"
+    assert check_policy("ismcts:c=1.4:iterations=64") == "ismcts:c=1.4:iterations=64"
+    code = policy_code("ismcts:iterations=1024:rollout=greedy:c=0.35")
+    assert code & E.POL_KIND == E.POL_ISMCTS
+    assert (code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF == 1024
+    assert (code >> E.SEARCH_ROLLOUT_SHIFT) & E.ROLLOUT_KIND == E.POL_GREEDY
+    assert E.ISMCTS_C[(code >> E.SEARCH_MARGIN_SHIFT) & 3] == 0.35
+    for bad, message in [("ismcts:iterations=0", "iterations='0' is not allowed; allowed: 256"),
+                         ("ismcts:budget=8", "option 'budget' is not allowed; allowed for "
+                                             "ismcts: iterations, rollout, c, beliefs"),
+                         ("ismcts:beliefs=weighted", "allowed: public, lacks, oracle"),
+                         ("ismcts:rollout=ismcts", "allowed: expert, greedy")]:
+        with pytest.raises(SimulationError, match=message):
+            check_policy(bad)
+
+
+def test_ismcts_games_do_not_depend_on_threads_or_blocks():
+    seats = ["ismcts:iterations=16", "expert", "greedy"]
+    rules = SINGLE.replace(players=3)
+    one = simulate(rules, 40, seed=4, policies=seats, threads=1)
+    two = simulate(rules, 40, seed=4, policies=seats, threads=2)
+    assert one.equals(two)
+    tail = simulate(rules, 20, seed=4, policies=seats, first_game=20)
+    assert tail.reset_index(drop=True).equals(one.iloc[20:].reset_index(drop=True))
+
+
+def test_an_ismcts_seat_plays_differently_from_its_rollout_policy():
+    rules = SINGLE.replace(players=2)
+    searched = simulate(rules, 40, seed=2, policies=["ismcts:iterations=32", "expert"])
+    assert not searched.equals(simulate(rules, 40, seed=2, policies=["expert", "expert"]))
+
+
+def test_the_tree_grows_below_the_root_and_is_bounded_by_the_iterations():
+    G, H = _rich_state()
+    for iterations in (16, 64, 256):
+        cards, suits, no_stack, visits, wins, nodes = _decide(
+            G, H, seed=5, policy=f"ismcts:iterations={iterations}")
+        options = list(zip(cards, suits, no_stack))
+        assert len(options) >= 3 and len(set(options)) == len(options)
+        assert visits.sum() == iterations and (visits > 0).all()  # every option tried
+        assert ((0 <= wins) & (wins <= visits)).all()
+        assert 1 < nodes <= iterations + 1  # nodes below the root; one new node at most a walk
+
+
+@pytest.mark.parametrize("policy", ["ismcts:iterations=64", "ismcts:iterations=64:beliefs=lacks"])
+def test_no_peeking_hidden_cards_do_not_change_the_decision(policy):
+    G, H = _rich_state()
+    for state in ((G, H), (_with_public_facts(G, H), H)):
+        seen = _decide(*state, seed=5, policy=policy)
+        assert _same(seen, _decide(*_swap_hidden(*state), seed=5, policy=policy))
+
+
+def test_the_decision_depends_on_what_the_seat_sees_and_the_oracle_peeks():
+    G, H = _rich_state()
+    plain = _decide(G, H, seed=5)
+    assert not _same(plain, _decide(G, H, seed=6))  # its own stream
+    assert not _same(plain, _decide(_with_public_facts(G, H), H, seed=5))  # the public facts
+    oracle = "ismcts:iterations=64:beliefs=oracle"
+    assert not _same(_decide(G, H, seed=5, policy=oracle),
+                     _decide(*_swap_hidden(G, H), seed=5, policy=oracle))
+    mine, theirs = _cards_of(H, 0)[0], _cards_of(H, 1)[0]
+    _move_card(H, G, ("hand", 0), ("hand", 1), mine)
+    _move_card(H, G, ("hand", 1), ("hand", 0), theirs)
+    assert not _same(plain, _decide(G, H, seed=5))  # its own hand
+
+
+def test_playouts_on_the_frozen_rules_decide_as_the_general_ones():
+    G, H = _rich_state()
+    frozen = _decide(G, H, seed=5)
+    general = _decide(G, H, seed=5, frozen=E.FrozenRules())
+    assert _same(frozen, general)
+
+
+def test_ismcts_games_are_legal_and_narrated():
+    rules = get_preset("seed001").replace(players=3, match="single", jokers=2,
+                                          joker_effect="super_eight")
+    policies = ["ismcts:iterations=16", "search:budget=2", "expert"]
+    df = simulate(rules, 8, seed=3, policies=policies)
+    for game in range(8):
+        trace = trace_game(rules, 3, game, policies=policies)
+        assert referee(trace, rules)["winner"] == df.winner[game]
+    estimates = trace[trace[:, 0] == Event.ESTIMATE]
+    assert len(estimates) and set(estimates[:, 1]) <= {0, 1}
+    assert "weighs: " in narrate(trace)
