@@ -76,7 +76,11 @@ def test_value_runs_are_recorded_as_value_with_their_rank_and_scale(tmp_path):
     swapped = {(r["swap"], r["scale"]) for r in rows if r["swap"] and r["scale"] != "custom"}
     assert swapped == {("8", "base"), ("8", "hundred"), ("A", "base"), ("A", "hundred")}
     text = run("results", "list", "--kind", "value", "--store", store).output
-    assert "None" not in text and "--rank A --scale base" in text
+    assert "None" not in text and "swap A" in text
+    # the command that made a run is in results show (results list fits 100 columns)
+    (a_base,) = [r["key"] for r in rows if r["swap"] == "A" and r["scale"] == "base"]
+    shown = run("results", "show", a_base, "--store", store).output
+    assert "--rank A --scale base" in shown
 
 
 RULES_FILE_CONFLICTS = [
