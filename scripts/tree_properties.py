@@ -4,7 +4,7 @@ Vändåtta: leaf correlation, bias and disambiguation factor. They predict how m
 search (the `search` player) loses against play that reasons over information sets, and where.
 
     python scripts/tree_properties.py [--presets standard,crazy_eights,seed002]
-                                      [--players 2,4] [--deals 2000] [--seed 36]
+                                      [--players 2,4] [--deals 1000] [--seed 36]
 
 Single deals, every seat `expert`, driven one decision at a time by the step engine
 (vandatta_sim.step). Deal g of a config is game g of the run with SEED. The operational
@@ -12,9 +12,9 @@ definitions (the paper defines them on synthetic trees; these are their closest 
 real deal, as the paper itself measured them on real games by sampling near the leaves):
 
 * Worlds. Deal g is played in a scripted world (``takes``): the pack in one order seeded by
-  (SEED, g), which the deal, the start card and every draw take in turn until the first
-  reshuffle (then the game's own stream draws). The reference deal is every seat playing its
-  `expert` suggestion in that world.
+  (SEED, g); the deal, the start card and every draw take the talon's card that comes first
+  in that order, before and after a reshuffle (a buried start card goes to the end). The
+  reference deal is every seat playing its `expert` suggestion in that world.
 * Sibling sets. At a decision of the reference deal with at least two options (the lappen call
   left out: always said), every option is played and the deal continued to its end by
   `expert` at every seat, all options in the same world and the same stream; the option the
@@ -39,7 +39,7 @@ real deal, as the paper itself measured them on real games by sampling near the 
   face up, nothing drawn) is the reference, computed with the same measure.
 
 Intervals: Wilson for one sample per deal, a percentile bootstrap over deals (2,000 resamples)
-where a deal gives several samples. Sample size: DEALS deals per config; at the default 2000
+where a deal gives several samples. Sample size: DEALS deals per config; at the default 1000
 deals the six configs take about 5 CPU-minutes together (2-core machine under load).
 """
 
@@ -64,6 +64,7 @@ from vandatta_sim.trace import Event
 ALIASES = {"crazy_eights": "crazy-eights-scoring"}
 BOOTSTRAP = 2000
 PHASES = (0.25, 0.5, 0.75, 1.0)
+PLIES = ((1, 5), (6, 20), (21, 10**9))  # buckets of decisions left to the end of the deal
 NOT_CHOICES = ("call",)  # say/forget lappen: expert always says it; no search decides it
 TURNS = ("move", "duty")  # the decisions that start a turn
 
@@ -178,59 +179,100 @@ def talon_of(state: State) -> list[int]:
     return [int(c) for c in G[E.G_TALON: E.G_TALON + G[E.S_NT]]]
 
 
-def world_script(game: Game, seed: int, index: int) -> tuple[int, ...]:
-    """The world of deal ``index``: its pack in one seeded order, the order in which the deal,
-    the start card and the draws take the cards (up to the first reshuffle; then the game's
-    own stream draws from the reshuffled talon)."""
-    first = game.new_state(seed, index)
-    pack = sorted(set(first.takes()) | set(talon_of(first)))
-    np.random.default_rng([seed, index]).shuffle(pack)
-    return tuple(pack)
+@dataclass(frozen=True)
+class World:
+    """One order of the pack. The talon always gives its card that comes first in this order
+    (a buried start card goes to the end of it), before and after any reshuffle: every
+    option of a decision then meets the same draws for the same talon."""
+
+    order: tuple
+
+    @classmethod
+    def of_deal(cls, game: Game, seed: int, index: int) -> World:
+        first = game.new_state(seed, index)
+        pack = sorted(set(first.takes()) | set(talon_of(first)))
+        np.random.default_rng([seed, index]).shuffle(pack)
+        return cls(tuple(pack))
+
+    def script(self, events) -> list[int]:
+        """The cards this order gives at the takes of a game's trace (its own history), then
+        the talon left in the order (the takes to come, until the next reshuffle)."""
+        rank = {c: i for i, c in enumerate(self.order)}
+        talon, pile, takes = list(self.order), [], []  # the talon kept in the world's order
+        for kind, _, card, _ in events.tolist():
+            if kind in (Event.DEAL, Event.START, Event.DRAW):
+                takes.append(talon[0])
+                talon.remove(card)
+                if kind == Event.START:
+                    pile.append(card)
+            elif kind == Event.BURY:
+                pile.pop()
+                talon.append(card)  # last in the order from now on
+            elif kind == Event.PLAY:
+                pile.append(card)
+            elif kind == Event.RESHUFFLE:
+                talon, pile = sorted(pile[:-1], key=rank.__getitem__), pile[-1:]
+        return takes + talon
+
+    def settle(self, state: State) -> State:
+        """``state`` replayed (same answers) with the script of this order until the script
+        its own trace gives is the one it was played with: each replay corrects the first
+        draw that differed, so it takes one more per reshuffle or buried start card at most;
+        the settled script goes on with the talon left, in the order."""
+        script = None
+        for _ in range(len(self.order) + 1):
+            wanted = self.script(state.events())
+            if wanted == script:
+                return state
+            state, script = state.world(wanted), wanted
+        raise AssertionError("the draws did not settle on the world's order")
+
+    def start(self, game: Game, seed: int, index: int) -> State:
+        return self.settle(game.new_state(seed, index, takes=self.order))
+
+    def apply(self, state: State, action: int) -> State:
+        """``action`` at a settled ``state``. A settled state's script goes on with its talon
+        in the order, so the draws stay the order's unless the step reshuffled."""
+        seen = len(state.events())
+        state = state.clone()
+        state.apply_action(action)
+        if np.any(state.events()[seen:, 0] == Event.RESHUFFLE):
+            return self.settle(state)
+        return state
 
 
-def play_out(state: State) -> State:
+def play_out(world: World, state: State) -> State:
     while not state.is_terminal():
-        state.apply_action(state.decision.suggestion)
+        state = world.apply(state, state.decision.suggestion)
     return state
 
 
-def reshuffles(state: State) -> int:
-    return int(np.sum(state.events()[:, 0] == Event.RESHUFFLE))
-
-
-def sibling_outcomes(at: State) -> tuple[list[int], int]:
-    """Per option of the decision at ``at`` (a state of a scripted world): 1 if its mover wins
-    the deal when the option is played and every seat then plays its suggestion; and how many
-    of the continuations reshuffled after the option (from there the options' draws differ)."""
-    mover, outcomes, off = at.decision.seat, [], 0
-    for action in at.decision.actions:
-        state = at.clone()
-        state.apply_action(action)
-        play_out(state)
-        outcomes.append(int(state.winner() == mover))
-        off += reshuffles(state) > reshuffles(at)
-    return outcomes, off
+def sibling_outcomes(world: World, at: State) -> list[int]:
+    """Per option of the decision at ``at`` (a state of ``world``): 1 if its mover wins the
+    deal when the option is played and every seat then plays its suggestion in that world."""
+    return [int(play_out(world, world.apply(at, action)).winner() == at.decision.seat)
+            for action in at.decision.actions]
 
 
 @dataclass
 class DealSample:
     last: list  # per seat with a last choice: (outcomes, plies to the end, kind)
-    phase: tuple | None  # one random choice: (outcomes, fraction of the deal played, kind)
+    #: one random choice: (outcomes, fraction of the deal played, kind, plies to the end)
+    phase: tuple | None
     info: dict  # seat -> [(fraction of the deal played, log10 size)] at its turns
-    off: int  # continuations that reshuffled after the option
-    continuations: int
 
 
 def sample_deal(game: Game, seed: int, index: int, pack: int, rng) -> DealSample:
-    state = game.new_state(seed, index, takes=world_script(game, seed, index))
+    world = World.of_deal(game, seed, index)
+    state = world.start(game, seed, index)
     path, info = [], {}
     while not state.is_terminal():
-        path.append(state.clone())
+        path.append(state)
         decision = state.decision
         if decision.kind in TURNS:
             info.setdefault(decision.seat, []).append(
                 (len(path) - 1, log10_information_set(state.observation(decision.seat), pack)))
-        state.apply_action(decision.suggestion)
+        state = world.apply(state, decision.suggestion)
     total = len(path)
     info = {s: [(i / total, v) for i, v in turns] for s, turns in info.items()}
     choices = [i for i, s in enumerate(path)
@@ -238,19 +280,13 @@ def sample_deal(game: Game, seed: int, index: int, pack: int, rng) -> DealSample
     last_of = {}
     for i in choices:
         last_of[path[i].decision.seat] = i
-    off = continuations = 0
-    last = []
-    for i in sorted(last_of.values()):
-        outcomes, o = sibling_outcomes(path[i])
-        last.append((outcomes, total - i, path[i].decision.kind))
-        off, continuations = off + o, continuations + len(outcomes)
+    last = [(sibling_outcomes(world, path[i]), total - i, path[i].decision.kind)
+            for i in sorted(last_of.values())]
     phase = None
     if choices:
         i = choices[int(rng.integers(len(choices)))]
-        outcomes, o = sibling_outcomes(path[i])
-        phase = (outcomes, i / total, path[i].decision.kind)
-        off, continuations = off + o, continuations + len(outcomes)
-    return DealSample(last, phase, info, off, continuations)
+        phase = (sibling_outcomes(world, path[i]), i / total, path[i].decision.kind, total - i)
+    return DealSample(last, phase, info)
 
 
 # ------------------------------------------------------------------------------------------
@@ -295,13 +331,13 @@ class Properties:
     all_lose: Estimate
     plies: float  # median plies from a last choice to the end
     lc_phase: list  # per phase: Estimate at a random choice
+    lc_plies: list  # per PLIES bucket of plies to the end: Estimate at a random choice
     lc_kind: dict  # kind -> Estimate at a random choice
     first: Estimate  # log10 size at the first turn
     left: Estimate  # L_last / L_first
     df: Estimate  # per turn
     left_at: list  # per phase: mean L / L_first at the seat's last turn in the phase
     rise: Estimate  # share of turns after which the size grew (draws can grow it)
-    off: float  # share of continuations that reshuffled after the option
     seconds: float
 
 
@@ -328,11 +364,15 @@ def measure(preset: str, players: int, deals: int, seed: int,
     phased = [s.phase for s in samples if s.phase is not None]
     lc_phase = []
     for lo, hi in zip((0.0,) + PHASES[:-1], PHASES):
-        inside = [correlated(o) for o, x, _ in phased if lo <= x < hi]
+        inside = [correlated(o) for o, x, _, _ in phased if lo <= x < hi]
         lc_phase.append(proportion(sum(inside), len(inside)))
+    lc_plies = []
+    for lo, hi in PLIES:
+        inside = [correlated(o) for o, _, _, p in phased if lo <= p <= hi]
+        lc_plies.append(proportion(sum(inside), len(inside)))
     lc_kind = {}
-    for kind in sorted({k for _, _, k in phased}):
-        inside = [correlated(o) for o, _, k in phased if k == kind]
+    for kind in sorted({k for _, _, k, _ in phased}):
+        inside = [correlated(o) for o, _, k, _ in phased if k == kind]
         lc_kind[kind] = proportion(sum(inside), len(inside))
 
     per_deal = [list(s.info.values()) for s in samples]
@@ -349,9 +389,8 @@ def measure(preset: str, players: int, deals: int, seed: int,
     rise = cluster_ratio([sum(b[1] > a[1] + 1e-9 for t in d for a, b in zip(t, t[1:]))
                           for d in per_deal],
                          [sum(len(t) - 1 for t in d) for d in per_deal], brng, boot)
-    off = sum(s.off for s in samples) / max(1, sum(s.continuations for s in samples))
     return Properties(preset, players, deals, lc, bias, all_win, all_lose, plies, lc_phase,
-                      lc_kind, first, left, df, left_at, rise, off,
+                      lc_plies, lc_kind, first, left, df, left_at, rise,
                       time.process_time() - start)
 
 
@@ -384,6 +423,10 @@ def tables(results: list[Properties]) -> str:
         [[n] + [pct(e) for e in r.lc_phase]
          + ["; ".join(f"{k} {pct(e)} (n={e.n})" for k, e in r.lc_kind.items())]
          for n, r in zip(name, results)]))
+    out += ["", "The same choices by decisions left to the end of the deal (Wilson 95%):", ""]
+    out.append(format_table(
+        ["config"] + [f"{lo}–{hi}" if hi < 10**9 else f"{lo} or more" for lo, hi in PLIES],
+        [[n] + [f"{pct(e)} (n={e.n})" for e in r.lc_plies] for n, r in zip(name, results)]))
     out += ["", "Disambiguation: log10 of the mover's information set at its turns "
             "(bootstrap 95% over deals):", ""]
     df_ref, left_ref, turns_ref = trick_game_reference()
@@ -394,9 +437,6 @@ def tables(results: list[Properties]) -> str:
          + [pct(r.left), pct(r.df), pct(r.rise)] for n, r in zip(name, results)]
         + [["trick-taking reference (4p, 13 cards)", f"{log10_multinomial(39, [13] * 3):.1f}",
             "", "", "", f"{100 * left_ref:.1f}%", f"{100 * df_ref:.1f}%", "0%"]]))
-    off = max(r.off for r in results)
-    out += ["", f"Continuations that reshuffled after the option (from there the options' "
-            f"draws differ): at most {100 * off:.1f}% per config."]
     return "\n".join(out)
 
 
@@ -409,9 +449,9 @@ def summary(results: list[Properties]) -> str:
     lines.append(
         f"- Leaf correlation at the last choice runs from {pct(lowest.lc)} "
         f"({lowest.preset} {lowest.players}p) to {pct(highest.lc)} ({highest.preset} "
-        f"{highest.players}p): in the rest of the sibling sets the last choice decides the "
-        "deal, so a wrong guess about the hidden cards there costs a whole deal. Low "
-        "correlation is where Long et al. find determinization losing most.")
+        f"{highest.players}p): in the rest of the sibling sets the last choice changes who "
+        "wins, so a choice made on a wrong picture of the hidden cards can cost the deal. "
+        "Low correlation is where Long et al. find determinization losing most.")
     for r in results:
         early, late = r.lc_phase[0], r.lc_phase[-1]
         if early.high < late.low:
@@ -473,7 +513,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--presets", default="standard,crazy_eights,seed002")
     parser.add_argument("--players", default="2,4", help="table sizes, 2–5")
-    parser.add_argument("--deals", default="2000", help="deals per config (at least 10)")
+    parser.add_argument("--deals", default="1000", help="deals per config (at least 10)")
     parser.add_argument("--seed", default="36")
     args = parser.parse_args(argv)
     try:

@@ -41,10 +41,11 @@ def test_the_multinomial_counts_the_placements_by_brute_force(sizes):
 
 
 def check_bookkeeping(players: int, seed: int) -> bool:
-    """Random play on a short talon (reshuffles come early at 3 and 4 players): at every turn, after a reshuffle
-    the talon holds only cards the seat knows were moved there by the last, and each other
-    hand holds exactly as many of each reshuffle's cards as the bookkeeping says; and the count does not grow between two
-    of a seat's turns unless another seat drew (plays and own draws only remove placements).
+    """Random play on a short talon (reshuffles come early at 3 and 4 players): at every
+    turn, after a reshuffle the talon holds only cards the seat knows were moved there by the
+    last, and each other hand holds exactly as many of each reshuffle's cards as the
+    bookkeeping says; and the count does not grow between two of a seat's turns unless
+    another seat drew (plays and own draws only remove placements).
     Whether the game reshuffled."""
     rules = get_preset("standard").replace(players=players, match="single",
                                            hand_size=min(15, 52 // players - 4))
@@ -88,29 +89,40 @@ def test_the_bookkeeping_check_sees_reshuffles():
 
 @pytest.fixture(scope="module")
 def reference():
-    """A few reference deals of standard at 3 players, with their decision points."""
+    """Reference deals of standard at 3 players (long ones reshuffle), with their decisions."""
     rules = get_preset("standard").replace(players=3, match="single")
     game = Game(rules, "expert")
     deals = []
     for index in range(6):
-        state, path = game.new_state(7, index, takes=T.world_script(game, 7, index)), []
+        world = T.World.of_deal(game, 7, index)
+        state, path = world.start(game, 7, index), []
         while not state.is_terminal():
-            path.append(state.clone())
-            state.apply_action(state.decision.suggestion)
-        deals.append((path, state))
+            path.append(state)
+            state = world.apply(state, state.decision.suggestion)
+        deals.append((world, path, state))
+    assert any(row[0] == T.Event.RESHUFFLE for _, _, s in deals for row in s.events())
     return deals
 
 
+def test_every_draw_follows_the_worlds_order(reference):
+    """The talon always gives its card first in the world's order, reshuffles included."""
+    for world, _, final in reference:
+        taken = list(final.takes())
+        assert final.consistent and taken == world.script(final.events())[: len(taken)]
+        assert sorted(world.order) == list(range(52))
+
+
 def test_the_reference_move_replays_the_reference_deal(reference):
-    """The option the reference deal took, continued by expert, gives the reference deal's
-    result (the siblings share its world and stream), at any depth."""
-    for path, final in reference:
+    """The option the reference deal took, continued by expert, gives the reference deal
+    itself (the siblings share its world and stream), at any depth."""
+    for world, path, final in reference:
         for at in (path[0], path[len(path) // 2], path[-3], path[-1]):
-            outcomes, off = T.sibling_outcomes(at)
+            outcomes = T.sibling_outcomes(world, at)
             taken = at.decision.actions.index(at.decision.suggestion)
             assert outcomes[taken] == int(final.winner() == at.decision.seat)
             assert len(outcomes) == len(at.decision.actions) and set(outcomes) <= {0, 1}
-            assert 0 <= off <= len(outcomes)
+        replayed = T.play_out(world, world.apply(path[1], path[1].decision.suggestion))
+        np.testing.assert_array_equal(replayed.events(), final.events())
 
 
 @given(st.lists(st.lists(st.integers(0, 1), min_size=2, max_size=5), min_size=1,
