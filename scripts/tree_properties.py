@@ -489,11 +489,12 @@ def summary(results: list[Properties]) -> str:
         lines.append(
             "- Read together: in every config the information set shrinks more slowly than "
             "in a trick-taking deal and some last choices decide the deal (every "
-            "correlation's upper end is below 100%), so a "
-            "determinized search, which plans as if it will know the cards (strategy fusion) "
-            "and ignores what its own moves reveal (non-locality), has room to lose at the "
-            "decisions late in the deal; a search over information sets (ismcts) addresses "
-            "exactly these.")
+            "correlation's upper end is below 100%). A search that determinized below the "
+            "root would plan as if it will know the cards at its later choices (strategy "
+            "fusion) and would ignore what its moves reveal (non-locality): both cost most "
+            "here. `search` avoids them by playing every later move as expert, and so leaves "
+            "those choices unimproved; a search over information sets (ismcts) can improve "
+            "them without assuming the cards known.")
     return "\n".join(lines)
 
 
