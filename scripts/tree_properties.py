@@ -7,9 +7,9 @@ search (the `search` player) loses against play that reasons over information se
                                       [--players 2,4] [--deals 1000] [--seed 36]
 
 Single deals, every seat `expert`, driven one decision at a time by the step engine
-(vandatta_sim.step). Deal g of a config is game g of the run with SEED. The operational
-definitions (the paper defines them on synthetic trees; these are their closest readings on a
-real deal, as the paper itself measured them on real games by sampling near the leaves):
+(vandatta_sim.step). Deal g of a config is game g of the run with SEED (its random stream)
+with its cards from the world below. The paper defines the properties on synthetic trees;
+these operational readings on a real deal are ours:
 
 * Worlds. Deal g is played in a scripted world (``takes``): the pack in one order seeded by
   (SEED, g); the deal, the start card and every draw take the talon's card that comes first
@@ -40,7 +40,8 @@ real deal, as the paper itself measured them on real games by sampling near the 
 
 Intervals: Wilson for one sample per deal, a percentile bootstrap over deals (2,000 resamples)
 where a deal gives several samples. Sample size: DEALS deals per config; at the default 1000
-deals the six configs take about 5 CPU-minutes together (2-core machine under load).
+deals the six configs take about 4 CPU-minutes together (220 s on the 2-core development
+machine).
 """
 
 from __future__ import annotations
