@@ -12,26 +12,39 @@ ASK_CACHE_DIR = $(PY) -c "from vandatta_sim.kernel_cache import cache_dir; print
 export MPLBACKEND := Agg
 
 .DEFAULT_GOAL := help
-.PHONY: help install test test-fast bench bench-ab replay-check reports players design docs clean-cache clean-results
+.PHONY: help install kernels test test-fast bench bench-ab replay-check reports players design docs clean-cache clean-results
 
 help: ## List the targets
 	@grep -E '^[a-zA-Z0-9_./-]+:.*## ' $(MAKEFILE_LIST) | sed -e 's/:.*## /\t/' | expand -t 24
 
-# The install ends by compiling the engine's kernels into the cache: the batch kernel of the
-# heuristic players (simulate, sweeps) with standard's rules as constants and its general twin
-# (any other rules), and the one with the search player, which play (a traced game) shares, so
-# none of them compiles later.
+# The install ends by compiling the engine's kernels into the cache (`make kernels`).
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[test,dask,openspiel]"
-	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once)"
-	$(CLI) simulate --games 10 --match single > /dev/null
-	$(CLI) simulate --games 10 --match single --preset seed000 > /dev/null
-	$(CLI) simulate --games 2 --match single --policy 0=search > /dev/null
-	@echo "compiling the table's engine calls for play --human (minutes, once)"
-	$(PY) -c "from vandatta_sim.table import warm_up; warm_up()"
+	$(MAKE) --no-print-directory kernels
 	touch $@
+
+# The kernels every command and test needs, so none of them compiles later: the batch kernel of
+# the heuristic players (simulate, sweeps) with standard's rules as constants and its general
+# twin (any other rules), one after the other; beside them, on the other core (numba compiles
+# on one), the one with the search player, which play (a traced game) shares, then the table's
+# engine calls for play --human, which reuse the search's compiled functions. Two streams side
+# by side take the wall time of the longer one instead of the sum (docs/speed.md, "CI and the
+# tests"). They share the cache folder: numba writes each entry whole (a temporary file renamed
+# into place), but reads, extends and rewrites a function's index without a lock, so two
+# processes adding signatures of one function within the same milliseconds could lose one.
+kernels: ## Compile the engine's kernels into the cache (install ends with it; minutes, once)
+	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once; two at a time)"
+	@start=$$SECONDS; \
+	{ $(CLI) simulate --games 10 --match single > /dev/null && \
+	  $(CLI) simulate --games 10 --match single --preset seed000 > /dev/null && \
+	  echo "  the heuristic kernels: $$((SECONDS - start)) s"; } & heuristic=$$!; \
+	{ $(CLI) simulate --games 2 --match single --policy 0=search > /dev/null && \
+	  $(PY) -c "from vandatta_sim.table import warm_up; warm_up()" && \
+	  echo "  the search kernel and the table's engine calls: $$((SECONDS - start)) s"; } & search=$$!; \
+	wait $$heuristic; first=$$?; wait $$search; second=$$?; \
+	test $$first = 0 && test $$second = 0
 
 install: $(VENV)/.installed ## Create .venv, install the package with test, dask and openspiel extras, compile the engine
 

@@ -18,7 +18,7 @@ from vandatta_sim.report.designs import SCALE_NAMES
 from vandatta_sim import cards
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import trace_game
-from vandatta_sim.stats import holm_adjust, mean_interval, p_value, proportion
+from vandatta_sim.stats import holm_adjust, mean_interval, paired_difference, p_value
 from vandatta_sim.trace import Event
 from vandatta_sim.tables import format_estimate as fmt, format_table
 
@@ -143,10 +143,11 @@ def _holder_counts(rows: np.ndarray, focal: int) -> tuple[int, bool, int]:
 
 def traced(rules, player: str, seed: int, games: int) -> dict:
     """The first ``games`` deals replayed with their event traces, as dealt and with the
-    extra eight: what one more eight changes in how many cards its holder draws
-    (``draws``: swap − as dealt, paired), how often the holder plays an eight early (with
-    three or more cards in hand; ``early``, with the extra eight) and how long a deal lasts
-    (``turns``, as dealt)."""
+    extra eight, one value per deal: what one more eight changes in how many cards its holder
+    draws (``draws``: swap − as dealt), whether the holder plays an eight early (with three or
+    more cards in hand; ``early``, with the extra eight) and how long the deal lasts
+    (``turns``, as dealt). Per deal, so that two rules replayed on the same seed compare
+    deal by deal (:func:`paired_how`)."""
     draws, early, turns = [], [], []
     for game in range(games):
         focal = game % rules.players
@@ -155,13 +156,21 @@ def traced(rules, player: str, seed: int, games: int) -> dict:
         draws.append(swap[0] - base[0])
         early.append(swap[1])
         turns.append(base[2])
-    return {"draws": mean_interval(draws), "early": proportion(int(np.sum(early)), games),
-            "turns": mean_interval(turns)}
+    return {"draws": np.array(draws, np.float64), "early": np.array(early, np.float64),
+            "turns": np.array(turns, np.float64)}
+
+
+def paired_how(rule: dict, std: dict) -> dict:
+    """Rule − standard on the same traced deals (same seed and game index), deal by deal:
+    the change of the extra eight's effect on its holder's draws, of the share of deals in
+    which the holder plays an eight early, and of the deal's length."""
+    return {name: paired_difference(rule[name], std[name]) for name in ("draws", "early",
+                                                                         "turns")}
 
 
 def mechanism(ctx, cells: dict, player: str) -> str:
-    """The largest changes, looked at in traced deals: what the extra eight changes in its
-    holder's deal under the rule and under the standard."""
+    """The largest changes, looked at in traced deals: how the rule changes what the extra
+    eight does in its holder's deal, against the standard on the same deals (paired)."""
     big = largest(cells)
     if not big:
         return ""
@@ -176,36 +185,37 @@ def mechanism(ctx, cells: dict, player: str) -> str:
         ctx.log(f"house rules: tracing {label}, {scale}, {p} players")
         std_rules = STANDARD.replace(scale=scale, players=p, match="single")
         head = player_for(player, scale, p)
-        t = traced(builders[label](scale, p), head, seed, games)
-        s = traced(std_rules, head, seed, games)
-        std = cells[(scale, p, "standard")]
-        for name, x in ((f"{label}, `{scale}`, {p}", t), ("… `standard`", s)):
-            rows.append([name, fmt((c if x is t else std)["win"], "pp", 1),
-                         fmt(x["draws"], "diff", 2), fmt(x["early"], "pct", 0),
-                         fmt(x["turns"], "num", 1)])
+        how = paired_how(traced(builders[label](scale, p), head, seed, games),
+                         traced(std_rules, head, seed, games))
+        rows.append([f"{label}, `{scale}`, {p}", fmt(c["d_win"], "pp", 1),
+                     fmt(how["draws"], "diff", 2), fmt(how["early"], "pp", 0),
+                     fmt(how["turns"], "diff", 1)])
         lines.append(
-            f"- {label}, `{scale}`, {p} players: one more eight is worth "
-            f"{100 * c['win'].value:+.1f} pp against {100 * std['win'].value:+.1f} under "
-            f"`standard`; it changes its holder's draws by {t['draws'].value:+.2f} a deal "
-            f"against {s['draws'].value:+.2f}, the holder plays an eight early in "
-            f"{100 * t['early'].value:.0f} % of deals against {100 * s['early'].value:.0f} %, "
-            f"and a deal lasts {t['turns'].value:.0f} turns against {s['turns'].value:.0f}.")
+            f"- {label}, `{scale}`, {p} players: the extra eight's deal value changes by "
+            f"{fmt(c['d_win'], 'pp', 1)}; on the same deals its effect on its holder's draws "
+            f"changes by {fmt(how['draws'], 'diff', 2)} a deal, the share of deals in which "
+            f"the holder plays an eight early by {fmt(how['early'], 'pp', 0)}, and a deal's "
+            f"length by {fmt(how['turns'], 'diff', 1)} turns.")
     return (
         "**How, from traced deals.** For the largest change of each of the rules that "
         "change the eight's value most, the first "
         f"{games:,} deals replayed with their event traces, as dealt and with the extra "
         "eight (`trace_game(rules, seed, game, swap=\"8\")` in `vandatta_sim.simulate` "
         "replays any of them; the focal seat is the game index mod players), under the rule "
-        "and under `standard`: how one more eight changes its holder's draws per deal (an "
-        "eight can be played where nothing else fits, but under `standard` not as the last "
-        "card, `out_on_special=false`, and a hand of only specials must draw), how often the "
-        "holder plays an eight with three or more cards in hand, and how long a deal lasts "
-        "as dealt. These are the measured differences between the rule and `standard` that "
-        "go with the change of the eight's value; read with their intervals, they show where "
-        "the deal changes, not a proof of why.\n\n"
-        + format_table(["rule, scale, players", "Δ deal win of one more eight",
-                        "Δ holder's draws per deal", "holder plays an eight early",
-                        "turns per deal"], rows) + "\n" + "\n".join(lines) + "\n\n")
+        "and under `standard` on the same seed: how the rule changes the extra eight's effect "
+        "on its holder's draws per deal (an eight can be played where nothing else fits, but "
+        "under `standard` not as the last card, `out_on_special=false`, and a hand of only "
+        "specials must draw), how often the holder plays an eight with three or more cards "
+        "in hand, and how long a deal lasts as dealt. Every number is a paired difference, "
+        "rule − `standard`, deal by deal on the same deals (same seed and game index), with "
+        "its 95 % interval; the deal-value column is the table's change above (its "
+        f"{ctx.counts['house_deals']:,} deals). The intervals are not adjusted for the "
+        "several comparisons: they describe where the deal changes, not a proof of why.\n\n"
+        + format_table(["rule, scale, players", "change of the eight's deal value",
+                        "change of its effect on the holder's draws per deal",
+                        "change in deals with an eight played early",
+                        "change in turns per deal"], rows)
+        + "\n" + "\n".join(lines) + "\n\n")
 
 
 def repeats() -> dict[str, str]:
@@ -246,13 +256,15 @@ def big_changes(cells: dict) -> str:
                 "precision the house rules leave the eight's deal value where `standard` "
                 "has it.\n")
     lines = [f"Changes of {100 * BIG:.0f} pp or more that survive Holm's procedure, largest "
-             "first (what the eight does under the rule, then under `standard`):\n"]
+             "first (what the eight does under the rule, then under `standard`, and the "
+             "paired change, rule − standard on the same deals):\n"]
     for (scale, p, label), c in big[:12]:
         std = cells[(scale, p, "standard")]
-        lines.append(f"- {label}, `{scale}`, {p} players: {fmt(c['win'], 'pp', 1)} against "
-                     f"{fmt(std['win'], 'pp', 1)} of deal wins; penalty points "
-                     f"{fmt(c['points'], 'diff', 2)} against {fmt(std['points'], 'diff', 2)} "
-                     "per deal.")
+        lines.append(f"- {label}, `{scale}`, {p} players: {100 * c['win'].value:+.1f} pp "
+                     f"against {100 * std['win'].value:+.1f} pp of deal wins, a change of "
+                     f"{fmt(c['d_win'], 'pp', 1)}; penalty points {c['points'].value:+.2f} "
+                     f"against {std['points'].value:+.2f} per deal, a change of "
+                     f"{fmt(c['d_points'], 'diff', 2)}.")
     return "\n".join(lines) + "\n"
 
 

@@ -1,9 +1,15 @@
 """A/B start-up in one checkout, runs alternated: 'before' imports first what the code before
-the start-up work imported (scipy.stats for its quantiles; for --help, every command's
-module), 'after' runs as is. Prints each side's median wall time and peak memory.
+a start-up change imported, 'after' runs as is. Prints each side's median wall time, CPU time
+(user + system: what a busy machine changes least) and peak memory.
+
+Cases (what 'before' imports first): sim, scipy.stats (before the quantiles were computed in
+stats.py); help, every command's module (before --help listed them without importing any);
+sweep, the sweep package's modules a small simulate no longer imports (before the package
+imported its names lazily).
 
     python scripts/startup_ab.py sim 5 simulate --games 10 --match single
     python scripts/startup_ab.py help 5 --help
+    python scripts/startup_ab.py sweep 9 simulate --games 10
 """
 import os
 import statistics
@@ -19,10 +25,13 @@ case = sys.argv[1]
 n = int(sys.argv[2])
 args = sys.argv[3:]
 pre = {"sim": "import scipy.stats", "help": "import vandatta_sim.cli as c, importlib\n"
-       "for m, _ in c.COMMANDS.values(): importlib.import_module('vandatta_sim.cli.' + m)"}[case]
+       "for m, _ in c.COMMANDS.values(): importlib.import_module('vandatta_sim.cli.' + m)",
+       "sweep": "import vandatta_sim.sweep.grid, vandatta_sim.sweep.executors, "
+                "vandatta_sim.sweep.dry_run, vandatta_sim.sweep.run"}[case]
 sides = {"before": pre + "\nfrom vandatta_sim.cli import main; main()",
          "after": "from vandatta_sim.cli import main; main()"}
 times = {k: [] for k in sides}
+cpu = {k: [] for k in sides}
 rss = {k: [] for k in sides}
 for i in range(n):
     for name, code in sides.items():
@@ -31,9 +40,12 @@ for i in range(n):
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         times[name].append(time.perf_counter() - t)
+        cpu[name].append(usage.ru_utime + usage.ru_stime)
         rss[name].append(usage.ru_maxrss / 1024)
         assert os.waitstatus_to_exitcode(status) == 0, name
 for name in sides:
     ts = times[name]
     print(f"{name}: median {statistics.median(ts):.2f} s of {n} "
-          f"({', '.join(f'{t:.2f}' for t in ts)}); max RSS median {statistics.median(rss[name]):.0f} MB")
+          f"({', '.join(f'{t:.2f}' for t in ts)}); "
+          f"CPU median {statistics.median(cpu[name]):.2f} s; "
+          f"max RSS median {statistics.median(rss[name]):.0f} MB")

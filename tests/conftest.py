@@ -9,6 +9,10 @@ on ``sys.path``, so a test module imports them by name: ``from conftest import D
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 
 from vandatta_sim.cards import SUIT_SYMBOLS, card_name, parse_card
@@ -235,3 +239,34 @@ def error_line(result) -> str:
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("Error:"), result.output
     return lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The report scripts' quick runs (tests/test_report.py, tests/test_variants_report.py)
+# ---------------------------------------------------------------------------------------------
+
+ANALYSES = Path(__file__).resolve().parents[1] / "analyses"
+
+
+def quick_report_twice(script: str, folder: Path) -> str:
+    """Run ``analyses/<script>.py --quick`` twice into ``folder`` (one store, two outputs),
+    require the two outputs byte for byte equal (figures included) and return the report's
+    text: one pair of runs serves both the determinism check and the checks of the text."""
+    outputs = []
+    for run in ("one", "two"):
+        out = folder / run / "report.md"
+        subprocess.run([sys.executable, str(ANALYSES / f"{script}.py"), "--quick",
+                        "--backend", "direct", "--out", str(out)], check=True, cwd=folder,
+                       capture_output=True)
+        files = sorted(p for p in out.parent.rglob("*") if p.is_file())
+        outputs.append({p.relative_to(out.parent).as_posix(): p.read_bytes() for p in files})
+    one, two = outputs
+    assert one.keys() == two.keys() and any(k.endswith(".png") for k in one)
+    for name in one:
+        a, b = one[name], two[name]
+        if name == "report.md":  # the header's command line names the output folder
+            a, b = a.replace(b"/one/", b"/X/"), b.replace(b"/two/", b"/X/")
+        assert a == b, name
+    text = one["report.md"].decode()
+    assert "](figures/" in text and "[" in text
+    return text

@@ -1,6 +1,8 @@
-"""A light start: `--help` loads no numerical library, a small `simulate` no scipy.stats (the
-normal and Student quantiles are computed here, equal to scipy's), and the top-level help
-lines are the commands' own."""
+"""A light start: importing the command line, `--help`, `--version` and `rules list` load no
+numerical library; a small `simulate` loads the engine and pandas but not scipy.stats (the
+normal and Student quantiles are computed here, equal to scipy's), plotting, dask, or the
+sweep's run loop, reports and table; and the top-level help lines are the commands' own.
+Which modules load is checked, never how long it takes (docs/speed.md has the timings)."""
 
 from __future__ import annotations
 
@@ -18,9 +20,17 @@ from vandatta_sim.stats import normal_critical, student_critical
 HEAVY = ("numba", "numpy", "pandas", "scipy", "scipy.stats", "pyarrow", "matplotlib")
 
 
-def loaded_after(code: str) -> set[str]:
+# what a small `simulate` does not need: it plays (numba) and sums a table (pandas), nothing more
+NOT_FOR_SIMULATE = ("scipy.stats", "matplotlib", "dask", "distributed", "vandatta_sim.plots",
+                    "vandatta_sim.sweep.run", "vandatta_sim.sweep.grid",
+                    "vandatta_sim.sweep.executors", "vandatta_sim.sweep.dry_run",
+                    "vandatta_sim.report", "vandatta_sim.design", "vandatta_sim.table",
+                    "vandatta_sim.referee", "vandatta_sim.tune")
+
+
+def loaded_after(code: str, watched=HEAVY) -> set[str]:
     probe = (f"import sys\n{code}\n"
-             f"print(' '.join(m for m in {HEAVY!r} if m in sys.modules))")
+             f"print(' '.join(m for m in {tuple(watched)!r} if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True,
                          text=True).stdout
     return set(out.split())
@@ -33,12 +43,24 @@ def test_top_level_help_loads_no_numerical_library():
     assert loaded_after(code) == set()
 
 
-def test_a_small_simulate_loads_no_scipy_stats():
+def test_importing_the_command_line_loads_no_numerical_library():
+    assert loaded_after("import vandatta_sim.cli") == set()
+
+
+@pytest.mark.parametrize("args", [["--version"], ["rules", "list"]])
+def test_version_and_rules_list_load_no_numerical_library(args):
+    code = ("from click.testing import CliRunner; from vandatta_sim.cli import main\n"
+            f"r = CliRunner().invoke(main, {args!r}); assert r.exit_code == 0, r.output")
+    assert loaded_after(code) == set()
+
+
+def test_a_small_simulate_loads_only_what_it_needs():
     code = ("from click.testing import CliRunner; from vandatta_sim.cli import main\n"
             "r = CliRunner().invoke(main, ['simulate', '--games', '10', '--match', 'single'])\n"
             "assert r.exit_code == 0, r.output")
-    loaded = loaded_after(code)
-    assert "numba" in loaded and "scipy.stats" not in loaded
+    loaded = loaded_after(code, HEAVY + NOT_FOR_SIMULATE)
+    assert {"numba", "pandas"} <= loaded  # the probe saw the run: it played and summed
+    assert loaded.isdisjoint(NOT_FOR_SIMULATE), loaded & set(NOT_FOR_SIMULATE)
 
 
 def test_the_normal_quantile_is_scipys():

@@ -240,8 +240,10 @@ def test_list_export_rm_and_key_prefixes(clean, tmp_path):
     header, *rows = [line for line in listed.stdout.splitlines() if not line.startswith("-")]
     assert header.split()[:4] == ["updated", "key", "kind", "games"]
     stamps = [row.split()[0] for row in rows]
-    assert stamps == sorted(stamps) and {row.split()[1] for row in rows} == {key, other}
-    assert "single" in rows[0] and f" {ENGINE_VERSION} " in rows[0]  # match and engine version
+    assert stamps == sorted(stamps) and {row.split()[1] for row in rows} == {key[:8], other[:8]}
+    assert "match=single" in rows[0]  # the rules as changes; the engine version is in show
+    assert f"engine        {ENGINE_VERSION} " in invoke("results", "show", key[:8],
+                                                       "--store", store).stdout
 
     # a key sharing exactly four leading characters with key, so that key[:5] is unique
     twin = key[:4] + ("1" if key[4] == "0" else "0") * (len(key) - 4)

@@ -1,9 +1,8 @@
 """Tests of reports/variants.md's skill check with stronger play: the survival verdict, the
-pairing of the strong run with the first games of the expert run, and (slow) the quick report's
-table, whose verdicts must follow from the numbers it shows."""
+pairing of the strong run with the first games of the expert run, and (slow) the quick report:
+the same bytes from two runs, and a table whose verdicts follow from the numbers it shows."""
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from vandatta_sim.stats import Estimate
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "analyses"))
 import variants  # noqa: E402
+from conftest import quick_report_twice  # noqa: E402
 
 
 def est(value, low, high):
@@ -67,12 +67,10 @@ def shown(cell: str):
 
 
 @pytest.mark.slow
-def test_quick_report_shows_the_strong_table_with_verdicts_from_its_numbers(tmp_path):
-    out = tmp_path / "variants.md"
-    subprocess.run([sys.executable, str(ROOT / "analyses" / "variants.py"), "--quick",
-                    "--backend", "direct", "--out", str(out)], check=True, cwd=tmp_path,
-                   capture_output=True)
-    text = out.read_text(encoding="utf-8")
+def test_quick_report_is_deterministic_and_its_verdicts_follow_from_its_numbers(tmp_path):
+    # the two quick runs are the determinism check of the report script (the one that
+    # tests/test_report.py makes for the other reports); the table is read from the first
+    text = quick_report_twice("variants", tmp_path)
     assert "the strongest player)" not in text and "`search`" in text
     section = text.split("## Skill with stronger play\n", 1)[1].split("\n## ", 1)[0]
     lines = [ln for ln in section.splitlines() if ln.startswith("| ")]

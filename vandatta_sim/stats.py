@@ -301,6 +301,22 @@ def ratio_root(a, b, confidence: float = 0.95) -> Estimate:
     return Estimate(float(root), float(low), float(high), n)
 
 
+def ratio_of_means(num, den, confidence: float = 0.95) -> Estimate:
+    """``mean(num) / mean(den)`` of paired per-unit values (e.g. turns per deal, over matches
+    of several deals each), with Fieller's interval.
+
+    The ratio is the root of the mean line ``mean(num_i - x·den_i)``, so this is
+    :func:`ratio_root` of ``(num, -den)``: one Fieller implementation for both. Unlike
+    :func:`ratio_root` the value is kept where the interval is not bounded (the denominator's
+    mean not shown to differ from 0, or fewer than two units): the ends are then nan.
+    """
+    num = np.asarray(num, dtype=np.float64).ravel()
+    den = np.asarray(den, dtype=np.float64).ravel()
+    est = ratio_root(num, -den, confidence)
+    value = float(num.mean() / den.mean()) if num.size and den.mean() != 0 else float("nan")
+    return Estimate(value, est.low, est.high, est.n)
+
+
 def independent_difference(first: Estimate, second: Estimate,
                            confidence: float = 0.95) -> Estimate:
     """``first - second`` for estimates from independent samples with normal intervals.

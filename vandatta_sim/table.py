@@ -152,6 +152,22 @@ class Table:
         rows = self.rows
         return not np.any((rows[:, 0] == Event.ELIMINATED) & (rows[:, 1] == seat))
 
+    def call_counts(self, question: Ask, answer: Answer) -> bool:
+        """Whether lappen said with ``answer`` counts: the step, given that answer on a copy of
+        the game (and the first suit where the same seat must name one next), asks this seat
+        for the call at once. The rule is the step's; the table only asks it."""
+        if question.kind == "suit":
+            return False
+        trial = self.state.clone()
+        trial.apply_action(answer.action(question))
+        decision = trial.decision
+        while decision is not None and decision.seat == question.seat and \
+                decision.kind == "suit":
+            trial.apply_action(decision.actions[0])
+            decision = trial.decision
+        return decision is not None and decision.seat == question.seat and \
+            decision.kind == "call"
+
     # --- the game ---------------------------------------------------------------------------
     def play(self, ask: Callable[[Table, Ask], Answer],
              on_deal_end: Callable[[Table], None] | None = None) -> np.ndarray:

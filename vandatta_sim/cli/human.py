@@ -29,8 +29,12 @@ SUIT_LETTERS = "cdhs"
 SUIT_WORDS = {"clubs": 0, "club": 0, "diamonds": 1, "diamond": 1, "hearts": 2, "heart": 2,
               "spades": 3, "spade": 3, "klöver": 0, "ruter": 1, "hjärter": 2, "spader": 3}
 CALL_WORDS = ("l", "lappen", "!")
+#: Answers that end the game at any prompt, as Ctrl-C and Ctrl-D do (no card or suit is
+#: written so: a card needs a rank and a suit).
+QUIT_WORDS = ("q", "quit", "exit")
 HELP = ("type a card ({examples}) or its number, d to draw; add l (or !) to call lappen "
-        "with the card that leaves you at {call_at} card(s), e.g. 'h5 l'; Ctrl-D or Ctrl-C quits")
+        "with the card that leaves you at {call_at} card(s), e.g. 'h5 l'; q, Ctrl-D or Ctrl-C "
+        "quits")
 #: The most digits a choice is read with: no list of options is longer (the rest is refused).
 MAX_CHOICE_DIGITS = 4
 
@@ -75,7 +79,7 @@ def for_terminal(text: str) -> str:
 
 
 class Quit(Exception):
-    """The person ended the game (Ctrl-C or Ctrl-D)."""
+    """The person ended the game (q, Ctrl-C or Ctrl-D)."""
 
 
 def plain_wanted(flag: bool | None) -> bool:
@@ -381,11 +385,17 @@ class Person:
                 sc.say(HELP.format(examples=sc.examples(), call_at=table.rules.call_at))
                 continue
             word = " ".join(tokens)
+            if word in QUIT_WORDS:
+                raise Quit
             if word in ("?", "help"):
                 sc.say(HELP.format(examples=sc.examples(), call_at=table.rules.call_at))
                 continue
             if word in ("d", "draw", "s", "stop", "n", "no"):
                 if q.may_decline:
+                    if call and not table.call_counts(q, Answer(-1, call)):
+                        sc.say(self.call_refused(table, q, None))
+                        call = False
+                        continue
                     return self._chosen(Answer(-1, call))
                 if q.kind == "follow":
                     sc.say("after your eight you must follow up in the suit you named")
@@ -404,6 +414,10 @@ class Person:
                 if 1 <= k <= len(q.cards):
                     card = q.cards[k - 1]
                 elif q.may_decline and k == len(q.cards) + 1:
+                    if call and not table.call_counts(q, Answer(-1, call)):
+                        sc.say(self.call_refused(table, q, None))
+                        call = False
+                        continue
                     return self._chosen(Answer(-1, call))
                 elif not q.cards:
                     sc.say("no card fits: type d to draw")
@@ -421,6 +435,10 @@ class Person:
                     card = next((c for c in q.cards + tuple(table.hand(q.seat))
                                  if is_joker(c)), card)
             if card in q.cards:
+                if call and not table.call_counts(q, Answer(card, call)):
+                    sc.say(self.call_refused(table, q, card))
+                    call = False
+                    continue
                 return self._chosen(Answer(card, call))
             if q.kind == "stack":
                 sc.say(f"only a card of the same rank stacks: {listing}")
@@ -429,6 +447,19 @@ class Person:
             else:  # the referee's reason, with its rule
                 sc.say(why_illegal(replay(table.rows, table.rules), card, q.seat,
                                    lambda c: sc.card(c), sc.suit))
+
+    def call_refused(self, table: Table, q: Ask, card: int | None) -> str:
+        """Why lappen said with ``card`` (None: a decline) cannot count, which the step has
+        decided (:meth:`Table.call_counts`): the rule in words, and where the card leaves
+        the hand. (A decline may count: under some rules a drawn card is played at once.)"""
+        at = table.rules.call_at
+        rule = (f"say it with the play that takes you from more than {at} to "
+                f"{'1' if at == 1 else f'1-{at}'} card(s) (rule 26)")
+        if card is None:
+            return f"lappen does not count with this draw: {rule}"
+        left = table.hand_size(q.seat) - 1
+        return (f"lappen does not count with {self.screen.card(card)}, which leaves you "
+                f"{left} card(s): {rule}")
 
     def _chosen(self, answer: Answer) -> Answer:
         p = self.pending
@@ -457,6 +488,8 @@ class Person:
         sc.say(f"name a suit: {choices}")
         while True:
             text = self.read("suit> ", [sc.suit_text(s) for s in q.suits]).strip()
+            if text.lower() in QUIT_WORDS:
+                raise Quit
             k = ascii_number(text)
             if number_in_other_digits(text):
                 sc.say(f"{sc.echo(text)} is not a number in ASCII digits: type 1 to "

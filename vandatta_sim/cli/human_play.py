@@ -21,13 +21,43 @@ import click
 from .. import __version__
 from ..paths import PathError, check_output_file, read_json_file, shorten
 
-INTERRUPTED = "game abandoned (Ctrl-C / Ctrl-D): nothing was saved"
+INTERRUPTED = "game abandoned (q, Ctrl-C or Ctrl-D): nothing was saved"
 SIGNALLED = "interrupted: game abandoned, nothing was saved"
 SAVED_FORMAT = "vandatta-sim trace"
 #: A saved game is kilobytes (the longest of 5 elimination matches at 10 seats: about 100 KB);
 #: 16 MiB refuses a file that is no saved game before it fills memory.
 MAX_SAVED_BYTES = 16 << 20
 INT32 = (-2**31, 2**31 - 1)
+#: The header's width: it fits a default 80-column terminal.
+HEADER_COLUMNS = 80
+
+
+def default_coach(rules) -> str:
+    """The coach's search player when --coach is not given: in a match it weighs the match
+    (its playouts play the rest of it), in a single deal the deal."""
+    return "search" if rules.match_kind == "single" else "search:objective=match"
+
+
+def header_lines(version: str, people, names: dict, rules, seed: int, examples: str,
+                 width: int = HEADER_COLUMNS) -> list[str]:
+    """The lines said before the first deal, each at most ``width`` columns: wrapped between
+    words, never inside a seat's name (a name longer than a line is a line of its own)."""
+    import textwrap
+
+    whole = "\0"  # holds a seat name's words together while wrapping
+
+    def unit(text: str) -> str:
+        return text.replace(" ", whole)
+
+    you = ", ".join(unit(f"seat {s}") for s in people)
+    bots = ", ".join(unit(names[s]) for s in sorted(names) if s not in people)
+    paragraphs = [f"vandatta-sim {version}, seed {seed}: {you} at the table with {bots}",
+                  f"match {rules.match}, lappen at {rules.call_at} card(s)",
+                  f"type a card ({examples}) or its number, d to draw, add l to call lappen "
+                  "(" + unit("'h5 l'") + "), ? for help, q to quit"]
+    return [line.replace(whole, " ") for text in paragraphs
+            for line in textwrap.wrap(text, width, break_long_words=False,
+                                      break_on_hyphens=False, subsequent_indent="  ")]
 
 
 def check_people(people, players: int) -> tuple[int, ...]:
@@ -129,7 +159,7 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
         from ..coach import Coach
 
         try:
-            coach = Coach(coach_policy, seed)
+            coach = Coach(coach_policy or default_coach(rules), seed)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--coach") from None
     from .human import Person, Quit, Screen, line_reader, plain_wanted
@@ -143,12 +173,8 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
     names = {s: f"seat {s}" if s in people else f"seat {s} ({seats.policies[s]})"
              for s in range(rules.players)}
     person = Person(screen, line_reader(interactive), names, coach)
-    you = ", ".join(f"seat {s}" for s in people)
-    bots = ", ".join(names[s] for s in range(rules.players) if s not in people)
-    screen.say(f"vandatta-sim {__version__}: {you} at the table with {bots}; "
-               f"match {rules.match}, call at {rules.call_at} card(s), seed {seed}")
-    screen.say(f"type a card ({screen.examples()}) or its number, d to draw, "
-               "add l to call lappen ('h5 l'), ? for help")
+    for line in header_lines(__version__, people, names, rules, seed, screen.examples()):
+        screen.say(line)
     try:
         trace = _play(rules, seats, people, seed, game, person, coach, screen)
     except (Quit, KeyboardInterrupt):

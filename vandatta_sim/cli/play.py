@@ -29,9 +29,11 @@ GAME_OPTIONS = ("preset", "rules_file", "overrides", "players", "match", "polici
 @click.option("--hints", is_flag=True,
               help="With --human: before each move, the coach's estimate for every legal "
                    "option with its 95% interval, and a review after each deal.")
-@click.option("--coach", "coach_policy", default="search", show_default=True, metavar="POLICY",
+@click.option("--coach", "coach_policy", default=None, metavar="POLICY",
               help="With --hints: the search player that estimates, e.g. "
-                   "search:objective=points or search:budget=128.")
+                   "search:objective=points or search:budget=128 [default: search, which "
+                   "weighs the deal; in a match search:objective=match, which weighs the "
+                   "match].")
 @click.option("--save", "save", default=None, metavar="FILE",
               help="With --human: write the game's trace (JSON) here when it ends.")
 @click.option("--plain/--fancy", "plain", default=None,
@@ -52,6 +54,9 @@ def play_cmd(preset, rules_file, overrides, players, match, policies, forget, se
     from ..referee import RefereeError, referee
     from ..trace import narrate
 
+    if coach_policy is not None and not hints:
+        raise click.UsageError("--coach goes with --hints (the coach speaks only when hints "
+                               "are on)")
     if people and replay is None and not as_json:
         rules = build_rules(preset, rules_file, overrides, players, match)
         seats = build_seats(rules, policies, forget)

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import click
 
-from .. import tables
 from ..plots import check_plot_path, plot_comparison
 from ..store import PROVENANCE, BadProvenanceError, MissingKeyError, Store, UnsafeStoreError
 from ..sweep import SweepError, format_table, stored_summary, summary_records
@@ -60,30 +59,37 @@ def _resolve_key(s: Store, key: str, store: str) -> str:
                    "and command a part of it), e.g. --where players=3 --where changes=stacking.")
 @click.option("--since", metavar="DATE", help="Only runs updated on or after DATE "
                                                "(YYYY-MM-DD or YYYY-MM-DDTHH:MM, UTC).")
+@click.option("--all", "show_all", is_flag=True,
+              help="Also the runs a command made for its own arithmetic (value's break-even "
+                   "runs at a score nobody typed), hidden by default.")
 @store_option
 @json_option
-def results_list(kind, where, since, store, as_json):
-    """One line per stored configuration, oldest first (newest last): when it was last updated,
-    key, the kinds of run that used it (sweep, value, report, design; --kind finds a
-    configuration under each), games, seed, match, players, scale, swapped rank
-    (@seat where one seat holds it), policies, the rules as changes from standard (after the rules
-    file's name), the label (yours from --label or `results label`, else the configuration's)
-    and the command that made it."""
+def results_list(kind, where, since, show_all, store, as_json):
+    """One line per stored configuration, oldest first (newest last), fitting 100 columns:
+    the day it was last updated, the key's first digits (any unique prefix names it), the
+    kinds of run that used it (sweep, value, report, design; --kind finds a configuration under
+    each), games, and what tells it apart: your label (--label or `results label`), the rules
+    as changes from standard (after the rules file's name), the swapped rank (@seat where one
+    seat holds it) and the policies where not all expert. `results show KEY` gives the rest
+    (the command, seed, engine, every field); --json gives every field of every row."""
     s = _open(store)
     try:
         rows = catalogue.select(s, kind, where, since)
     except SweepError as exc:
         raise click.UsageError(f"results list: {exc}") from None
+    hidden = 0 if show_all else sum(r["internal"] for r in rows)
+    rows = rows if show_all else [r for r in rows if not r["internal"]]
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
-    if not rows:
+    if rows:
+        click.echo(catalogue.list_text(rows))
+    else:
         filtered = " matching the filters" if kind or where or since else ""
         click.echo(f"no results{filtered} in {store}")
-        return
-    click.echo(tables.format_table(catalogue.LIST_HEADER,
-                                   [catalogue.list_cells(r) for r in rows],
-                                   "lllrrlrlrllll" + "l", style="text"))
+    if hidden:
+        click.echo(f"({hidden} run(s) that value made for its own break-even arithmetic are "
+                   "hidden; --all lists them)")
 
 
 @results_group.command("label")

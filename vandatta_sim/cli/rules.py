@@ -41,11 +41,13 @@ def rules_explain(field):
     from ..rulebook import INERT, explain, show_value
 
     p = explain(field)
-    presets = ", ".join(f"{k} ({show_value(v)})" for k, v in p.presets().items())
     click.echo(f"{p.name}: {p.summary} ({p.section.lower()})")
     click.echo(f"values: {p.allowed}")
     click.echo(f"default: {show_value(p.default)}")
-    click.echo(f"presets that change it: {presets or 'none'}")
+    changed = p.presets()
+    click.echo(f"presets that change it: {'' if changed else 'none'}".rstrip())
+    for k, v in changed.items():  # each with what it is, as in `rules list`
+        click.echo(f"  {k} ({show_value(v)}): {PRESET_NOTES.get(k, '')}")
     for inert in INERT:
         if inert.name == p.name:
             click.echo(f"cannot change a game when {inert.reason}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import textwrap
 
 import click
 
@@ -84,10 +85,7 @@ def result_text(result, store) -> str:
     prov = p.provenance
     est = result.validation
     what = OBJECTIVES[p.objective]
-    scale = 100 if p.objective != "points" else 1
-    unit = " pp" if scale == 100 else " points"
-    diff = (f"{scale * est.value:+.2f}{unit} [{scale * est.low:+.2f}, {scale * est.high:+.2f}]")
-    weights = ", ".join(f"{k}={v}" for k, v in p.weights.items())
+    diff = held_out_text(p.objective, est.value, est.low, est.high)
     if est.low > 0:
         verdict = f"tuned:{p.name} does better than expert in {what} on held-out games"
     elif est.high < 0:
@@ -98,7 +96,7 @@ def result_text(result, store) -> str:
     return "\n".join([
         f"tuned:{p.name}: one seat against expert, {p.rules['players']} players, match "
         f"{p.rules['match'] if p.objective == 'match' else 'single'}, objective {what}",
-        f"weights: {weights}",
+        f"weights: {weights_text(p.weights)}",
         f"held-out check ({est.n:,} games, seed {prov['validation_seed']}): tuned "
         f"{prov['validation']['tuned_mean']:.4f}, expert {prov['validation']['expert_mean']:.4f}"
         f", tuned − expert {diff} (paired, 95%)",
@@ -119,10 +117,50 @@ def _where_found(store) -> str:
             f"VANDATTA_TUNED={shlex.quote(str(Path(store) / 'tuned'))})")
 
 
+def held_out_text(objective: str, value: float, low: float, high: float) -> str:
+    """tuned − expert: in percentage points of wins (match or deal objective), or in penalty
+    points; the interval's bounds rounded outward (it never shows narrower than computed)."""
+    from ..report.plain import outward
+
+    scale, unit = (1, " points") if objective == "points" else (100, " pp")
+    lo, hi = outward(low, high, 2, scale)
+    return (f"{scale * value:+.2f}{unit} [{'' if lo.startswith('-') else '+'}{lo}, "
+            f"{'' if hi.startswith('-') else '+'}{hi}]")
+
+
+def weights_text(weights: dict, joiner: str = " ") -> str:
+    """The weights that differ from expert's, each as ``name expert's → tuned`` with thousands
+    separators (the rest as expert's), so a reader sees what the tuning changed; ``joiner``
+    between the words of one weight (one that no wrapping breaks)."""
+    from ..engine import EXPERT_WEIGHTS, WEIGHT_NAMES
+
+    expert = dict(zip(WEIGHT_NAMES, EXPERT_WEIGHTS))
+    changed = [joiner.join([k, f"{expert[k]:,}", "→", f"{int(v):,}"])
+               for k, v in weights.items()
+               if int(v) != expert.get(k)]
+    return ("changed from expert's: " + ", ".join(changed) + "; the others as expert's"
+            if changed else "expert's own (none changed)")
+
+
+def table_text(rules: dict) -> str:
+    """The table a policy was tuned for, in preset words, each preset with its one-line
+    description (`rules list`)."""
+    from ..rules import PRESET_NOTES
+    from ..tuned import table_name
+
+    text = table_name(rules).replace("`", "")
+    if ", " in text:  # standard with changes: the changes say it
+        return text
+    return " = ".join(f"{n} ({PRESET_NOTES.get(n, '')})" for n in text.split(" = "))
+
+
 def _list() -> None:
-    """One line per tuned policy that can be named here; a file that cannot be read is said
-    on stderr and the others are still listed."""
+    """Three lines per tuned policy that can be named here: the table it was tuned for (its
+    preset described), the held-out check in percentage points (penalty points for that
+    objective) and the weights it changed; a file that cannot be read is said on stderr and
+    the others are still listed."""
     from .. import tuned
+    from ..tune import OBJECTIVES
 
     names = tuned.names()
     if not names:
@@ -132,10 +170,15 @@ def _list() -> None:
             p = tuned.load(n)
             v = p.provenance.get("validation", {})
             check = [float(v[k]) for k in ("value", "low", "high")]
-            line = (f"tuned:{n}  players {p.rules.get('players')}, scale "
-                    f"{p.rules.get('scale')}, match {p.rules.get('match')}, objective "
-                    f"{p.objective}; held-out tuned − expert {check[0]:+.4f} "
-                    f"[{check[1]:+.4f}, {check[2]:+.4f}]")
+            games = v.get("n")
+            lines = [f"tuned:{n}  for {table_text(p.rules)}",
+                     f"  {p.rules.get('players')} players, match {p.rules.get('match')}, scale "
+                     f"{p.rules.get('scale')}; objective {OBJECTIVES.get(p.objective, p.objective)}",
+                     f"  held-out tuned − expert {held_out_text(p.objective, *check)} (paired, "
+                     f"95%" + (f", {int(games):,} games)" if games else ")"),
+                     *(line.replace("\0", " ") for line in textwrap.wrap(
+                         f"weights: {weights_text(p.weights, joiner=chr(0))}", 100,
+                         initial_indent="  ", subsequent_indent="    "))]
         except tuned.TunedPolicyError as exc:
             click.echo(f"warning: tuned:{n} is left out: {exc}", err=True)
             continue
@@ -143,4 +186,4 @@ def _list() -> None:
             click.echo(f"warning: tuned:{n} is left out: {tuned.find(n)} lacks its rules or "
                        "held-out check", err=True)
             continue
-        click.echo(line)
+        click.echo("\n".join(lines))

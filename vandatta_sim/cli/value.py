@@ -131,6 +131,8 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
     if dry_run:
         click.echo(dry_run_text(rules, players, scales, ranks, games, match_games, precision,
                                 seed, store))
+        click.echo(dry_run_estimate(rules, players, scales, ranks, policies, games,
+                                    match_games, threads))
         return
     runner = Runner(store=store, threads=threads, command=command,
                     record={"kind": "value", "rules_file": rules_file, "user_label": label})
@@ -189,6 +191,34 @@ def dry_run_text(rules, players, scales, ranks, games, match_games, precision, s
                     if match_configs else "")
                  + f": {total:,} games in all (stored ones are read back, not played again)")
     return "\n".join(lines)
+
+
+def dry_run_estimate(rules, players, scales, ranks, policies, games, match_games,
+                     threads) -> str:
+    """The time the dry run's games would take here: each table's deals (and matches) timed
+    by :func:`vandatta_sim.sweep.dry_run.estimate_time` (2,000 games of the table as dealt,
+    after a first untimed run that compiles) and scaled to its runs; the swap and break-even
+    runs are taken to cost what the table as dealt costs. With --precision: the pilot's."""
+    from ..report.card_value import PILOT_GAMES
+    from ..report.runner import make_config
+    from ..sweep.dry_run import estimate_time
+
+    deals = games if games is not None else PILOT_GAMES
+    matches = deals if match_games is None else match_games
+    runs_of_matches = 0 if rules.match_kind == "single" or match_games == 0 else 1 + len(ranks)
+    configs, counts = [], []
+    for n in players:
+        for scale in scales:
+            table = rules.replace(players=n, scale=scale)
+            configs.append(make_config(table.replace(match="single"), policies))
+            counts.append((1 + 3 * len(ranks)) * deals)
+            if runs_of_matches:
+                configs.append(make_config(table, policies))
+                counts.append(runs_of_matches * matches)
+    estimate = estimate_time(configs, counts, threads)
+    what = "if none of the games is stored yet" if games is not None else \
+        "for the pilots alone (--precision plays more where the pilot asks for it)"
+    return f"{estimate.text()}; {what}"
 
 
 def _json_value(v):

@@ -23,7 +23,7 @@ from ..report.measures import forhand_advantage
 from ..report.plain import rounded
 from ..report.runner import Runner, make_config
 from ..rules import Rules
-from ..stats import Estimate, mean_interval, normal_critical
+from ..stats import Estimate, mean_interval, ratio_of_means
 from ..sweep import summarize
 
 
@@ -116,25 +116,6 @@ def seat_of(measure: Measure) -> int | None:
     return int(match[1]) if match else None
 
 
-def fieller_ratio(num, den, confidence: float = 0.95) -> Estimate:
-    """``mean(num) / mean(den)`` of paired per-game values (e.g. turns per deal over matches)
-    with Fieller's interval; the denominators here (deals) are at least 1, so it is bounded."""
-    a, b = np.asarray(num, np.float64), np.asarray(den, np.float64)
-    n = a.size
-    if n < 2:
-        return Estimate(float(a.sum() / b.sum()) if n else math.nan, math.nan, math.nan, n)
-    ma, mb = a.mean(), b.mean()
-    va, vb = a.var(ddof=1) / n, b.var(ddof=1) / n
-    cov = np.cov(a, b, ddof=1)[0, 1] / n
-    z2 = normal_critical(confidence) ** 2
-    qa, qb, qc = mb * mb - z2 * vb, ma * mb - z2 * cov, ma * ma - z2 * va
-    disc = qb * qb - qa * qc
-    if qa <= 0 or disc < 0:  # the denominator's interval holds 0: unbounded
-        return Estimate(float(ma / mb), math.nan, math.nan, n)
-    root = math.sqrt(disc)
-    return Estimate(float(ma / mb), float((qb - root) / qa), float((qb + root) / qa), n)
-
-
 def _table_estimates(df: pd.DataFrame, rules: Rules, measures: Sequence[Measure]) -> list:
     players = rules.players
     summary = summarize(df, players)
@@ -145,7 +126,7 @@ def _table_estimates(df: pd.DataFrame, rules: Rules, measures: Sequence[Measure]
         elif m.name == "deal_length":
             turns = df["turns"].to_numpy(np.float64)
             out.append(mean_interval(turns) if rules.match == "single"
-                       else fieller_ratio(turns, df["deals"].to_numpy(np.float64)))
+                       else ratio_of_means(turns, df["deals"].to_numpy(np.float64)))
         elif m.name == "match_length":
             out.append(mean_interval(df["deals"].to_numpy(np.float64)) if rules.match != "single"
                        else Estimate(math.nan, math.nan, math.nan, len(df)))

@@ -38,7 +38,7 @@ def _round_text(x: float, exponent: int, rounding: str) -> str:
     :mod:`decimal` rounding), exactly: the float's exact decimal value is rounded, so a bound
     rounded down is never above ``x`` and one rounded up never below it."""
     with decimal.localcontext() as ctx:
-        ctx.prec = 1000  # a double's exact decimal expansion has at most ~770 digits
+        ctx.prec = 2000  # a double has at most ~770 significant digits, a product of two twice
         d = decimal.Decimal(x).scaleb(-exponent).to_integral_value(rounding)
         if d.is_zero():
             d = d.copy_abs()  # no "-0"
@@ -59,6 +59,19 @@ def rounded(value: float, low: float, high: float, scale: float = 1.0) -> tuple[
     e = _step_exponent((hi - lo) / 2)
     return (_round_text(v, e, decimal.ROUND_HALF_EVEN), _round_text(lo, e, decimal.ROUND_FLOOR),
             _round_text(hi, e, decimal.ROUND_CEILING))
+
+
+def outward(low: float, high: float, digits: int, scale: float = 1.0) -> tuple[str, str]:
+    """``[low, high]`` times ``scale`` at a fixed number of ``digits`` decimals, rounded
+    **outward** (the low end down, the high end up) from the exact product, so a table's
+    interval never shows narrower than the one computed: [0.01351, 0.05305] in % at one
+    decimal is "1.3" to "5.4", where rounding to the nearest gave [1.4, 5.3]."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = 2000  # exact (as in _round_text)
+        lo = decimal.Decimal(low) * decimal.Decimal(scale)
+        hi = decimal.Decimal(high) * decimal.Decimal(scale)
+    return (_round_text(lo, -digits, decimal.ROUND_FLOOR),
+            _round_text(hi, -digits, decimal.ROUND_CEILING))
 
 
 def _abs_text(value: float, low: float, high: float, scale: float = 1.0) -> str:

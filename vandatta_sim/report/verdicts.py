@@ -38,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import Estimate, holm_adjust, holm_levels, interval_at, p_value
-from ..tables import format_interval, format_number, format_table
+from ..tables import KINDS, format_estimate, format_number, format_table
+from .plain import outward
 
 SUPPORTED = "supported"
 PARTLY = "partly supported"
@@ -156,6 +157,24 @@ def threshold_text(part: Part, kind: str, digits: int) -> str:
     return text
 
 
+def exact_zero(est: Estimate, kind: str) -> bool:
+    """A difference exactly 0 with a zero-width interval (no paired game changed): written in
+    words by :func:`vandatta_sim.tables.format_estimate`, never as an interval."""
+    return bool(KINDS[kind][3] and est.value == 0 and est.low == 0 and est.high == 0)
+
+
+def interval_text(est: Estimate, kind: str, digits: int, unit: bool = True) -> str:
+    """A part's interval, ``[+1.3, +5.4]%``, its bounds rounded outward
+    (:func:`vandatta_sim.report.plain.outward`): the verdict is read on the interval computed,
+    and the one shown always holds it; ``–`` where it is undefined."""
+    if not (np.isfinite(est.low) and np.isfinite(est.high)):
+        return "–"
+    scale, suffix, signed, _ = KINDS[kind]
+    lo, hi = (f"+{x}" if signed and not x.startswith("-") else x
+              for x in outward(est.low, est.high, digits, scale))
+    return f"[{lo}, {hi}]" + (suffix if unit else "")
+
+
 class Claim:
     """A claim of the sources: its number, source and text, the evidence (Markdown ``body``)
     and its parts, judged together with :func:`judge_parts`.
@@ -242,10 +261,13 @@ class Claim:
         rows = []
         for j, (kind, digits) in zip(judged, shown):
             e = j.part.estimate
-            rows.append([j.part.what, threshold_text(j.part, kind, digits),
-                         f"{format_number(e.value, kind, digits)} "
-                         f"{format_interval(e, kind, digits, False)}",
-                         f"{format_interval(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)",
+            if exact_zero(e, kind):  # every paired game the same: said in words
+                estimate = holm = format_estimate(e, kind, digits)
+            else:
+                estimate = f"{format_number(e.value, kind, digits)} " + interval_text(
+                    e, kind, digits, unit=False)
+                holm = f"{interval_text(j.interval, kind, digits)} ({100 * j.confidence:.2f}%)"
+            rows.append([j.part.what, threshold_text(j.part, kind, digits), estimate, holm,
                          _p_text(j.p_holm), j.verdict])
         return rows
 

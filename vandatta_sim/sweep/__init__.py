@@ -26,15 +26,37 @@ across rules: a difference of paired differences). The sweep overhead benchmark 
 :mod:`vandatta_sim.bench`, which imports this package (not the reverse).
 """
 
-from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, MAX_CHUNK_SIZE,
-                     STALE_TEMP_SECONDS, Config, SweepError, check_run_settings)
-from .executors import (ChunkTask, DaskExecutor, Executor, LocalExecutor, check_backend,
-                        executor_for)
-from .grid import SWEEP_FILE_HELP, expand_grid, load_sweep_file, parse_vary
-from .dry_run import plan
-from .run import run_sweep
-from .summary import (format_table, load_config_games, stored_summary, summarize,
-                      summary_records)
+import importlib
+
+# The package's names, each imported from its module when first asked for (PEP 562), so that
+# `simulate`, which needs only .summary, does not import the grid, the executors, the run loop
+# and the dry run (tests/test_startup.py checks which modules a small `simulate` loads).
+_FROM = {
+    "config": ("DEFAULT_CHUNK_SIZE", "DEFAULT_MAX_GAMES", "DEFAULT_STORE", "MAX_CHUNK_SIZE",
+               "STALE_TEMP_SECONDS", "Config", "SweepError", "check_run_settings"),
+    "executors": ("ChunkTask", "DaskExecutor", "Executor", "LocalExecutor", "check_backend",
+                  "executor_for"),
+    "grid": ("SWEEP_FILE_HELP", "expand_grid", "load_sweep_file", "parse_vary"),
+    "dry_run": ("plan",),
+    "run": ("run_sweep",),
+    "summary": ("format_table", "load_config_games", "stored_summary", "summarize",
+                "summary_records"),
+}
+_MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
+
+
+def __getattr__(name):
+    module = _MODULE_OF.get(name)
+    if module is None:  # a submodule not imported yet: `from .sweep import catalogue` imports it
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_MODULE_OF))
+
 
 __all__ = ["Config", "SweepError", "expand_grid", "parse_vary", "load_sweep_file", "run_sweep",
            "load_config_games", "stored_summary", "summarize", "format_table",

@@ -171,7 +171,15 @@ def row_of(key: str, p: dict) -> dict:
             "swap_seat": p.get("swap_seat"), "policies": p.get("policies"),
             "changes": rule_changes(p), "rules_file": p.get("rules_file"),
             "engine_version": p.get("engine_version"), "label": p.get("label") or "",
-            "user_label": p.get("user_label") or "", "command": p.get("command") or ""}
+            "user_label": p.get("user_label") or "", "command": p.get("command") or "",
+            "internal": internal(p)}
+
+
+def internal(p: dict) -> bool:
+    """Whether a run is one no person asked for: games that a command plays for its own
+    arithmetic, at rules nobody typed (``value``'s break-even runs, the card at a second
+    score with the policies still valuing the table's own scale: a recorded ``valuation``)."""
+    return p.get("valuation") is not None
 
 
 def catalogue(store: Store) -> list[dict]:
@@ -243,19 +251,56 @@ def select(store: Store, kind: str | None = None, where=(), since: str | None = 
     return [r for r in catalogue(store) if matches(r, kind, conditions, after)]
 
 
-def list_cells(r: dict) -> list[str]:
-    """The cells of ``results list`` for row ``r`` (:data:`LIST_HEADER`): no chunk count, and
-    the configuration label only where no user label replaces it."""
+#: ``results list`` fits a terminal this wide; the rest of a row is in ``results show KEY``.
+LIST_WIDTH = 100
+#: Digits of the key in ``results list`` (more where two keys of the list share them).
+LIST_KEY_DIGITS = 8
+LIST_HEADER = ["updated", "key", "kind", "games", "what (label, changes from standard, …)"]
+
+
+def list_what(r: dict) -> str:
+    """What tells a row apart, in the order people look for it: ``internal`` for a run no
+    person asked for, the user's label (quoted), the rules as changes from standard, the
+    swapped rank, the policies where not all expert."""
     swap = "" if r["swap"] is None else (
-        r["swap"] + ("" if r["swap_seat"] is None else f"@{r['swap_seat']}"))
-    return [r["updated"], r["key"], ",".join(r["kinds"]), f"{int(r['games']):,}",
-            value_text(r["seed"]),
-            value_text(r["match"]), value_text(r["players"]), value_text(r["scale"]),
-            value_text(r["engine_version"]), swap,
-            policies_text(r["policies"]), changes_text(r["changes"], r["rules_file"]),
-            r["user_label"] or r["label"], r["command"]]
+        f"swap {r['swap']}" + ("" if r["swap_seat"] is None else f"@{r['swap_seat']}"))
+    policies = policies_text(r["policies"])
+    parts = ["internal" if r.get("internal") else "",
+             f'"{r["user_label"]}"' if r["user_label"] else "",
+             changes_text(r["changes"], r["rules_file"]), swap,
+             "" if policies in ("all=expert", "") else f"policies {policies}"]
+    return "; ".join(p for p in parts if p)
 
 
-LIST_HEADER = ["updated", "key", "kind", "games", "seed", "match", "players", "scale", "engine",
-               "swap",
-               "policies", "changes from standard", "label", "command"]
+def _short_keys(keys: list[str]) -> dict[str, str]:
+    """Each key's first :data:`LIST_KEY_DIGITS` characters, or as many more as tell it from
+    the other keys of the list (a prefix every ``results`` subcommand takes)."""
+    digits = LIST_KEY_DIGITS
+    while len({k[:digits] for k in keys}) < len(set(keys)) and digits < max(map(len, keys)):
+        digits += 1
+    return {k: k[:digits] for k in keys}
+
+
+def list_cells(r: dict, key: str | None = None) -> list[str]:
+    """The cells of ``results list`` for row ``r`` (:data:`LIST_HEADER`), the last one whole."""
+    return [str(r["updated"])[:10], key or r["key"], ",".join(r["kinds"]),
+            f"{int(r['games']):,}", list_what(r)]
+
+
+def list_text(rows: list[dict], width: int = LIST_WIDTH) -> str:
+    """``results list``'s table, every line at most ``width`` characters: the last column is
+    cut (ending in …) where the row is longer; ``results show KEY`` has all of it (command,
+    seed, policies, engine)."""
+    from ..tables import format_table
+
+    short = _short_keys([r["key"] for r in rows])
+    cells = [list_cells(r, short[r["key"]]) for r in rows]
+    fixed = [max(len(str(x)) for x in col) for col in zip(LIST_HEADER[:-1], *(c[:-1] for c in cells))]
+    room = max(width - sum(fixed) - 2 * len(fixed), 1)
+    header = LIST_HEADER[:-1] + [_cut(LIST_HEADER[-1], room)]
+    return format_table(header, [c[:-1] + [_cut(c[-1], room)] for c in cells], "lllrl",
+                        style="text")
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[:room - 1] + "…"
