@@ -48,8 +48,8 @@ kernels: ## Compile the engine's kernels into the cache (install ends with it; m
 
 install: $(VENV)/.installed ## Create .venv, install the package with test, dask and openspiel extras, compile the engine
 
-test: install ## Run the whole test suite
-	$(PY) -m pytest -q
+test: install ## Run the whole test suite (one worker per core; a module stays in one worker)
+	$(PY) -m pytest -q -n auto --dist loadfile --durations=20
 
 test-fast: install ## Run the tests without the slow ones
 	$(PY) -m pytest -q -m "not slow"
