@@ -7,17 +7,23 @@ records of summary rows, and the stored games they are read from.
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..stats import (Estimate, Moments, column_estimate, proportion, ratio_of_sums,
                      win_rate_half_width)
-from ..store import Store
 from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, as_store
+
+if TYPE_CHECKING:  # a small simulate sums its games without pandas or the store (pyarrow)
+    import pandas as pd
+
+    from ..store import Store
 
 
 @dataclass(frozen=True)
@@ -38,19 +44,20 @@ class SummaryStats:
     deals: Moments = Moments()
 
     @classmethod
-    def of(cls, df: pd.DataFrame, players: int) -> SummaryStats:
-        n = len(df)
-        winner = df["winner"].to_numpy().astype(np.int64)
+    def of(cls, df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> SummaryStats:
+        """The statistics of a game table: a DataFrame, or its columns by name."""
+        winner = np.asarray(df["winner"]).astype(np.int64)
+        n = len(winner)
         wins = np.bincount(winner[winner >= 0], minlength=players)[:players]
-        points = tuple(Moments.of(df[f"points_{s}"].to_numpy(np.float64))
+        points = tuple(Moments.of(np.asarray(df[f"points_{s}"], np.float64))
                        for s in range(players))
-        b = df["blocked"].to_numpy().astype(np.int64)
-        d = df["deals"].to_numpy().astype(np.int64)
+        b = np.asarray(df["blocked"]).astype(np.int64)
+        d = np.asarray(df["deals"]).astype(np.int64)
         return cls(players, n, tuple(int(w) for w in wins),
-                   Moments.of(df["turns"].to_numpy(np.float64)),
+                   Moments.of(np.asarray(df["turns"], np.float64)),
                    Moments.of(loser_points(df, players)),
                    (int(b.sum()), int(d.sum()), int(b @ b), int(b @ d), int(d @ d)),
-                   bool(np.all(d == 1)), int(df["capped"].to_numpy().sum()), points,
+                   bool(np.all(d == 1)), int(np.asarray(df["capped"]).sum()), points,
                    Moments.of(d.astype(np.float64)))
 
     def merge(self, other: SummaryStats) -> SummaryStats:
@@ -99,14 +106,14 @@ class SummaryStats:
         return out
 
 
-def loser_points(df: pd.DataFrame, players: int) -> np.ndarray:
+def loser_points(df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> np.ndarray:
     """Per game, the mean points of the players who did not win (all of them in a game
     without a winner): the ``loser_points`` measure, one value per game."""
-    winner = df["winner"].to_numpy().astype(np.int64)
-    total = np.zeros(len(df), np.int64)
-    winner_points = np.zeros(len(df), np.int64)
+    winner = np.asarray(df["winner"]).astype(np.int64)
+    total = np.zeros(len(winner), np.int64)
+    winner_points = np.zeros(len(winner), np.int64)
     for s in range(players):
-        seat_points = df[f"points_{s}"].to_numpy()
+        seat_points = np.asarray(df[f"points_{s}"])
         total += seat_points
         winner_points = np.where(winner == s, seat_points, winner_points)
     return (total - winner_points) / (players - (winner >= 0))
@@ -163,14 +170,15 @@ def format_table(summary: pd.DataFrame) -> str:
     return _table(header, lines, align, style="text")
 
 
-def capped_warning(summary: pd.DataFrame) -> str | None:
-    """One line for stderr when any configuration has capped games, else None: what the cap
-    does to the means, so that nobody reads them as if every game had ended normally."""
-    capped = summary[summary["capped_share"].fillna(0) > 0]
-    if capped.empty:
+def capped_warning(rows: Iterable[Mapping]) -> str | None:
+    """One line for stderr when any configuration (a summary row: ``summary.to_dict
+    ("records")``) has capped games, else None: what the cap does to the means, so that
+    nobody reads them as if every game had ended normally."""
+    capped = [row for row in rows if row["capped_share"] > 0]  # NaN (no games) is not > 0
+    if not capped:
         return None
     which = ", ".join(f"{row['label'] or row['key']}: {100 * row['capped_share']:.2f}%"
-                      for _, row in capped.iterrows())
+                      for row in capped)
     return (f"warning: capped games ({which}) stop at the cap with no winner: mean_turns is "
             "a lower bound on the true mean length, win rates count them as nobody's win, and "
             "their points are the hands held at the cap")
@@ -187,7 +195,8 @@ def _jsonable(value):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
-    if value is pd.NA:
+    pandas = sys.modules.get("pandas")  # where pandas is not loaded, no value is its NA
+    if pandas is not None and value is pandas.NA:
         return None
     return value
 
