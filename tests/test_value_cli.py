@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -98,6 +100,12 @@ def test_value_fair_prints_the_fair_score_with_its_cost(tmp_path):
     (cell,) = data["fair"]
     assert cell["grid"] == [0, 2, 4, 7, 10, 15, 25, 40, 60, 100] and cell["rank"] == "8"
     assert cell["points"]["text"] in line
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
+    fair_doc = doc.split("\n### The fair score (`--fair`)\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in fair_doc.splitlines() if line.startswith("| `")]
+    assert set(cell) == {name for row in rows for name in re.findall(r"`(\w+)`", row[0])}
+    inner = set(re.findall(r"`(\w+)`", rows[-1][1]))  # the keys of `points` and `standing`
+    assert set(cell["points"]) == inner == set(cell["standing"])
     dry = run(*args, "--fair", "--dry-run").output
     assert "--fair: 20 more runs of 300 deals per (table, rank)" in dry and "6,000 more" in dry
 
@@ -121,11 +129,9 @@ def test_bad_input_is_one_error_line_exit_2_and_nothing_written(args, tmp_path, 
 
 
 def test_json_fields_are_the_documented_ones(tmp_path):
-    import re
-    from pathlib import Path
-
     doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
     body = doc.split("\n## Card-value fields\n", 1)[1].split("\n## ", 1)[0]
+    body = body.split("\n### ", 1)[0]  # the rows' fields; --fair's entries have their own table
     names = set(re.findall(r"^\| `([^`]+)` \|", body, flags=re.M))
     run_fields = set(re.findall(r"`(\w+)`", body.split("\n\n", 1)[0]))
     result = run("--players", "3", "--games", "300", "--match-games", "50", "--json",
