@@ -120,6 +120,12 @@ def test_narrate_reads_like_a_game():
                  "seat 0 wins the deal",
                  "scores: seat 0 0 (total 0), seat 1 30 (total 30)"):
         assert line in text.splitlines(), line
+    wide = TraceBuilder().scores(*((s, 12 * s, 100 + s) for s in range(6))).array()
+    names = [f"seat {s} (search:objective=match)" for s in range(6)]
+    lines = narrate(wide, seat_names=names).splitlines()
+    assert len(lines) > 1 and all(len(line) <= 80 for line in lines), lines
+    assert " ".join(line.strip() for line in lines) == "scores: " + ", ".join(
+        f"{names[s]} {12 * s} (total {100 + s})" for s in range(6))
     named = narrate(short_game().array(), seat_names=["Anna", "Bo"])
     assert "Bo plays ♣K" in named
     assert "Anna wins the deal" in named

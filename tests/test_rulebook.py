@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_engine import rule_sets
 
 from vandatta_sim import rulebook
-from vandatta_sim.rules import PRESETS, Rules, RulesError, resolve_rules
+from vandatta_sim.rules import PRESET_ALIASES, PRESETS, Rules, RulesError, resolve_rules
 from vandatta_sim.simulate import simulate
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "rules.md"
@@ -39,6 +39,10 @@ def test_explain_an_unknown_field_names_the_known_ones():
 def test_the_rules_reference_in_docs_is_generated_from_the_catalogue():
     assert DOCS.read_text(encoding="utf-8") == rulebook.reference_markdown(), (
         "docs/rules.md is stale: run `make docs`")
+    presets = rulebook.reference_markdown().split("\n## Presets\n", 1)[1].split("\n## ", 1)[0]
+    for alias, name in PRESET_ALIASES.items():  # each family name on its preset's row
+        (row,) = [line for line in presets.splitlines() if line.startswith(f"| `{name}` ")]
+        assert f"`{alias}`" in row
 
 
 # --- inert settings: the catalogue may only claim what the engine confirms ----------------------

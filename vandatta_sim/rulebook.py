@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .rules import PRESET_NOTES, PRESETS, Rules, allowed_values, unknown_error
+from .rules import PRESET_NOTES, PRESETS, Rules, allowed_values, preset_aliases, unknown_error
 
 #: The sections of the rules reference, in docs/spec.md's order.
 SECTIONS = ("Table set-up", "Start card", "Play", "Scoring and match")
@@ -223,12 +223,16 @@ def reference_markdown() -> str:
         "",
         "## Presets",
         "",
+        "A family name (in brackets) is taken wherever the preset's name is.",
+        "",
         "| preset | what it is | differs from standard in |",
         "|:---|:---|:---|",
     ]
     for name, rules in PRESETS.items():
         diff = ", ".join(f"`{k}={show_value(v)}`" for k, v in rules.diff().items()) or "–"
-        out.append(f"| `{name}` | {PRESET_NOTES[name]} | {diff} |")
+        aliases = ", ".join(f"`{alias}`" for alias in preset_aliases(name))
+        title = f"`{name}`" + (f" ({aliases})" if aliases else "")
+        out.append(f"| {title} | {PRESET_NOTES[name]} | {diff} |")
     inert = {}
     for w in INERT:
         inert.setdefault(w.name, []).append(w.reason)

@@ -344,9 +344,14 @@ PRESET_ALIASES: dict[str, str] = {
 }
 
 
+def preset_aliases(name: str) -> list[str]:
+    """The family names of preset ``name`` (none: an empty list)."""
+    return [alias for alias, preset in PRESET_ALIASES.items() if preset == name]
+
+
 def preset_title(name: str) -> str:
     """A preset's name with its family names, as listings show it: ``seed002 (familj)``."""
-    aliases = [alias for alias, preset in PRESET_ALIASES.items() if preset == name]
+    aliases = preset_aliases(name)
     return f"{name} ({', '.join(aliases)})" if aliases else name
 
 

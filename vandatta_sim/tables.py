@@ -9,6 +9,9 @@ of a few kinds (a percentage, percentage points, a signed difference, ...). This
 estimates only by their fields (``value``, ``low``, ``high``) and imports nothing of the
 package: :mod:`vandatta_sim.stats` formats its estimates here, and keeps their three columns in
 tidy tables (``stats.estimate_columns``) itself.
+
+Lines within a terminal's width (:func:`wrapped`, :func:`listed`, :func:`whole`) are the
+table's and the narrated game's: broken between seats, never inside one.
 """
 
 from __future__ import annotations
@@ -98,3 +101,33 @@ def format_table(header: Sequence, rows: Iterable[Sequence], align: str | None =
         return "\n".join([line(header), line(["-" * w for w in widths])]
                          + [line(row) for row in cells])
     raise ValueError(f"style must be 'markdown' or 'text', not {style!r}")
+
+
+# ---- lines within a terminal's width (the table's lines, the narrated game's scores)
+
+#: The width of the table's and the narration's lines: a default terminal's.
+COLUMNS = 80
+_WHOLE = "\0"  # a space that wrapped() never breaks at
+
+
+def whole(text: str) -> str:
+    """``text`` kept on one line by :func:`wrapped` (a seat's name, a seat and its count)."""
+    return text.replace(" ", _WHOLE)
+
+
+def wrapped(text: str, width: int = COLUMNS) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words but never inside
+    a :func:`whole` part (a part longer than a line is a line of its own); the lines after the
+    first are indented by two spaces."""
+    import textwrap
+
+    return [line.replace(_WHOLE, " ") for line in
+            textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False,
+                          subsequent_indent="  ")]
+
+
+def listed(items: list[str], sep: str = " ·") -> str:
+    """``items`` joined by ``sep`` and a space, each item whole and each separator kept with
+    the item before it, so that :func:`wrapped` breaks a line only after a separator."""
+    return " ".join(whole(item + (sep if k < len(items) - 1 else ""))
+                    for k, item in enumerate(items))

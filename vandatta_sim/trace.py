@@ -42,6 +42,7 @@ from enum import IntEnum
 import numpy as np
 
 from .cards import SUIT_SYMBOLS, card_name
+from .tables import listed, wrapped
 
 
 class Event(IntEnum):
@@ -229,7 +230,7 @@ def narrate(trace: np.ndarray | Sequence[Sequence[int]],
                 _, s, points, total = rows[i]
                 parts.append(f"{who(s)} {points} (total {total})")
                 i += 1
-            lines.append("scores: " + ", ".join(parts))
+            lines.extend(wrapped("scores: " + listed(parts, ",")))  # within 80 columns
             continue
         elif kind == Event.ELIMINATED:
             lines.append(f"{who(seat)} is eliminated")

@@ -22,6 +22,7 @@ from ..cards import JOKER_TYPES, RANK_NAMES, SUIT_SYMBOLS, is_joker, make_card, 
 from ..paths import shorten
 from ..referee import replay, why_illegal
 from ..table import Answer, Ask, Table, by_suit
+from ..tables import listed, whole, wrapped
 from ..trace import DRAW_CAUSES, Event
 from .paramtypes import is_ascii_number
 
@@ -37,10 +38,6 @@ HELP = ("type a card ({examples}) or its number, d to draw; add l (or !) to call
         "quits")
 #: The most digits a choice is read with: no list of options is longer (the rest is refused).
 MAX_CHOICE_DIGITS = 4
-#: The width of the table's own lines (header, state, points): a default terminal's.
-COLUMNS = 80
-_WHOLE = "\0"  # a space that wrapped() never breaks at
-
 #: Plain mode's ASCII for the table's own symbols (other letters lose their accents: ö is o).
 PLAIN_TEXT = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "·": "|", "─": "-",
                             "→": ">", "…": "...", "≥": ">=", "≤": "<=", "–": "-", "—": "-",
@@ -56,29 +53,6 @@ def printable(text: str) -> str:
     return "".join(ch.encode("unicode_escape").decode("ascii")
                    if ch == "\\" or unicodedata.category(ch)[0] == "C" else ch
                    for ch in shorten(text))
-
-
-def whole(text: str) -> str:
-    """``text`` kept on one line by :func:`wrapped` (a seat's name, a seat and its count)."""
-    return text.replace(" ", _WHOLE)
-
-
-def wrapped(text: str, width: int = COLUMNS) -> list[str]:
-    """``text`` in lines of at most ``width`` columns, broken between words but never inside
-    a :func:`whole` part (a part longer than a line is a line of its own); the lines after the
-    first are indented by two spaces."""
-    import textwrap
-
-    return [line.replace(_WHOLE, " ") for line in
-            textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False,
-                          subsequent_indent="  ")]
-
-
-def listed(items: list[str], sep: str = " ·") -> str:
-    """``items`` joined by ``sep`` and a space, each item whole and each separator kept with
-    the item before it, so that :func:`wrapped` breaks a line only after a separator."""
-    return " ".join(whole(item + (sep if k < len(items) - 1 else ""))
-                    for k, item in enumerate(items))
 
 
 def ascii_text(text: str) -> str:

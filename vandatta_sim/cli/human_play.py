@@ -38,9 +38,9 @@ def default_coach(rules) -> str:
 
 def header_lines(version: str, people, names: dict, rules, seed: int, examples: str) -> list[str]:
     """The lines said before the first deal, each within the table's width
-    (:data:`~vandatta_sim.cli.human.COLUMNS`): wrapped between words, never inside a seat's
+    (:data:`~vandatta_sim.tables.COLUMNS`): wrapped between words, never inside a seat's
     name (a name longer than a line is a line of its own)."""
-    from .human import whole, wrapped
+    from ..tables import whole, wrapped
 
     you = ", ".join(whole(f"seat {s}") for s in people)
     bots = ", ".join(whole(names[s]) for s in sorted(names) if s not in people)
