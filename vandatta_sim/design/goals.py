@@ -89,6 +89,18 @@ _NAMED = {m.name: m for m in (
     Measure("capped_share", "capped games", "share", 0, 1),
     Measure("loser_points", "losers' points", "number", 0, math.inf, "points"),
     Measure("mean_deals", "deals per game", "number", 1, 1000, "deals"),
+    # the game feel (docs/columns.md, "Game-feel fields")
+    Measure("lead_changes", "lead changes a deal", "number", 0, math.inf, "changes"),
+    Measure("winner_behind", "the winner's worst lag", "number", 0, math.inf, "cards"),
+    Measure("comeback_share", "comebacks", "share", 0, 1),
+    Measure("decisiveness", "decisiveness", "share", 0, 1),
+    Measure("choice_share", "turns with a real choice", "share", 0, 1),
+    Measure("mean_options", "options a turn", "number", 0, math.inf, "options"),
+    Measure("points_lead_changes", "lead changes on points a match", "number", 0, math.inf,
+            "changes", needs_match=True),
+    Measure("points_behind", "the match winner's worst lag", "number", 0, math.inf, "points",
+            needs_match=True),
+    Measure("points_comeback_share", "comebacks on points", "share", 0, 1, needs_match=True),
 )}
 _PER_SEAT = {"win_rate": ("seat {s}'s win rate", "share", 0, 1, ""),
              "mean_points": ("seat {s}'s points", "number", 0, math.inf, "points")}
@@ -130,6 +142,8 @@ def _table_estimates(df: pd.DataFrame, rules: Rules, measures: Sequence[Measure]
         elif m.name == "match_length":
             out.append(mean_interval(df["deals"].to_numpy(np.float64)) if rules.match != "single"
                        else Estimate(math.nan, math.nan, math.nan, len(df)))
+        elif m.name not in summary:  # the game feel of games stored before it was recorded
+            out.append(Estimate(math.nan, math.nan, math.nan, len(df)))
         else:
             out.append(Estimate(summary[m.name], summary[f"{m.name}_low"],
                                 summary[f"{m.name}_high"], len(df)))

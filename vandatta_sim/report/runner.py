@@ -65,7 +65,8 @@ class Runner:
             return [load_config_games(config, seed, store=self.store, games=games)
                     for config in configs]
         return [simulate(c.rules, games, seed, policies=c.seats, swap=c.swap,
-                         swap_seat=c.swap_seat, threads=self.threads, valuation=c.valuation)
+                         swap_seat=c.swap_seat, threads=self.threads, valuation=c.valuation,
+                         feel=True)  # as the sweep stores them
                 for c in configs]
 
     def one(self, config: Config, games: int, seed: int) -> pd.DataFrame:

@@ -36,7 +36,7 @@ from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Confi
                      as_store, check_run_settings, dedupe_configs)
 from .executors import ChunkTask, check_backend, executor_for
 from .provenance import package_versions, finish_provenance, start_provenance
-from .summary import SummaryStats, summary_columns
+from .summary import SummaryStats, stored_feel_columns, summary_columns
 
 
 @dataclass(eq=False)
@@ -62,6 +62,10 @@ class _Job:
     done: bool = False
     new_games: int = 0
     summaries: dict = field(default_factory=dict)  # chunk → SummaryStats of chunks written now
+    # the chunks record the game feel: always, except that a key whose chunks were stored
+    # without it gets more of the same columns (every chunk of a key has the same columns)
+    feel: bool = True
+    feel_stored: tuple = ()  # the feel columns of the chunks already stored
 
     @property
     def n_chunks(self) -> int:
@@ -72,7 +76,8 @@ class _Job:
 
     def task(self, c: int, seed: int) -> ChunkTask:
         """Chunk ``c`` as an executor's task."""
-        return ChunkTask(self.config, seed, self.key, c, c * self.chunk_size, self.need(c))
+        return ChunkTask(self.config, seed, self.key, c, c * self.chunk_size, self.need(c),
+                         self.feel)
 
     def complete(self, c: int) -> bool:
         return self.rows.get(c, 0) >= self.need(c)
@@ -423,6 +428,8 @@ def _prepare(store: Store, job: _Job) -> None:
         target = store.quarantine(job.key, c)
         sys.stderr.write(f"bad chunk moved aside to {target} and computed again: {reason}\n")
     job.rows = store.chunk_rows(job.key)
+    job.feel_stored = stored_feel_columns(store, job.key)
+    job.feel = not job.rows or bool(job.feel_stored)
     if job.precision is None:
         job.todo.extend(c for c in range(job.n_chunks) if not job.complete(c))
         job.done = not job.todo
@@ -439,7 +446,7 @@ def _job_summary(store: Store, job: _Job) -> SummaryStats:
     for c in range(used):
         part = job.summaries.get(c)
         if part is None:
-            df = store.load_chunks(job.key, [c], summary_columns(players))
+            df = store.load_chunks(job.key, [c], summary_columns(players, job.feel_stored))
             part = SummaryStats.of(df.iloc[: job.kept(c)], players)
         total = total.merge(part)
     return total
