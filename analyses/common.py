@@ -68,7 +68,9 @@ COUNT_NOTES = {
     "h2h_matches": ("claims 4", "matches to 100 per (scale, players, focal "
                     "policy, focal seat)"),
     "value_deals": ("eight-value", "single deals per (scale, players): as dealt, one more "
-                    "eight, one more ace, and both at a second face value (break-even)"),
+                    "eight, one more ace, and both at a second face value (break-even); "
+                    "and at each of the 10 scores of the fair-score grid with the players "
+                    "told the score, plus the runs at the fixed-play threshold"),
     "value_matches": ("eight-value", "matches to 100 per (scale, players): as dealt, one "
                       "more eight, one more ace"),
     "value_players": ("eight-value", "single deals per (scale, holder, table, focal seat), "

@@ -11,7 +11,7 @@ from __future__ import annotations
 import common
 import matplotlib.pyplot as plt
 import numpy as np
-from eight_players import player_for
+from eight_players import player_for, shown
 
 from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import SCALE_NAMES
@@ -100,7 +100,7 @@ def section(ctx, cells: dict, player: str, number: int) -> str:
         f"## {number}. The eight under house rules\n\n"
         "How much one more eight is worth when the table plays a house rule: each rule of the "
         "list changed alone from `standard`, and each preset, on every scale, at 3 and 4 "
-        f"players, single deals, all seats `{player}`, "
+        f"players, single deals, all seats `{shown(player)}`, "
         f"{ctx.counts['house_deals']:,} deals per cell on the seed of the top table (so each "
         "rule's games pair with the standard's game by game: same deal, same focal seat). "
         "Each cell shows the deal-win effect of one more eight under the rule and, below "
@@ -287,6 +287,6 @@ def figure(ctx, cells: dict, labels: list[str], player: str) -> str:
     fig.tight_layout()
     return common.save(fig, ctx, "eight-value-house-rules",
                        "One more eight under each house rule and preset, per scale, at 3 and 4 "
-                       f"players ({player}), with 95% intervals; dashed: the standard's "
+                       f"players ({shown(player)}), with 95% intervals; dashed: the standard's "
                        "value") + "\n"
 

@@ -3,8 +3,9 @@
     python analyses/eight_value.py --out reports/eight-value.md [--quick] [--player NAME]
 
 ``--player`` names the strongest practical player who plays the scale, the one the top screen
-is made with (default ``expert``; ``{scale}`` and ``{players}`` in the name become each
-table's scale and size, e.g. ``tuned:standard-{scale}-{players}``, the shipped tuned players).
+is made with (``{scale}`` and ``{players}`` in the name become each table's scale and size;
+default ``tuned:standard-{scale}-{players}``, the shipped tuned players, who adapt to what an
+eight scores).
 Where it is not ``expert``, ``expert`` is measured beside it on the same deals for continuity; the slow ``search`` player is checked on the same deals as it in every
 headline cell. The house-rules section is ``eight_house_rules.py``.
 """
@@ -19,22 +20,23 @@ import eight_players
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from eight_players import break_even_cell, player_for
+from eight_players import break_even_cell, player_for, shown
 
 from vandatta_sim.report.card_value import card_value, effects_per_game, paired_effect_difference
 from vandatta_sim.report.designs import RANKS, SCALE_NAMES, face_values
+from vandatta_sim.report.fair_score import changed_share, fair_scores
+from vandatta_sim.report.plain import outward
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.stats import Estimate, holm_adjust, p_value, row_estimate as est
 from vandatta_sim.tables import format_estimate as fmt, format_table
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100
-#: The first screen's players (``--player``; default `expert`, the committed report's).
-PLAYER = "expert"
 #: Each table's tuned player: `expert` with weights fitted to that scale and table size, the
 #: players who adapt to what an eight scores (issue 37's headline); with it `expert`, one fixed
-#: player for every table, is measured beside it as the reference. The first screen then has 40
-#: lines for a full run, so a `--quick` run's extra header note does not fit with it.
+#: player for every table, is measured beside it as the reference, on the same deals.
 ADAPTED = "tuned:standard-{scale}-{players}"
+#: The first screen's players (``--player``): by default the adapted ones.
+PLAYER = ADAPTED
 #: The first screen: no line wider than this, and at most SCREEN_LINES lines.
 WIDTH = 100
 SCREEN_LINES = 40
@@ -46,11 +48,13 @@ def wrap(text: str, indent: str = "") -> str:
 
 
 def pp(e: Estimate, digits: int = 1, scale: float = 100.0) -> str:
-    """A compact signed estimate: ``+6.2 [+5.8, +6.5]`` (percentage points by default)."""
+    """A compact signed estimate: ``+6.2 [+5.8, +6.5]`` (percentage points by default), the
+    bounds rounded outward (plain.outward), never narrower than the interval computed."""
     if not np.isfinite(e.value):
         return "–"
-    s = scale
-    return f"{s * e.value:+.{digits}f} [{s * e.low:+.{digits}f}, {s * e.high:+.{digits}f}]"
+    low, high = outward(e.low, e.high, digits, scale)
+    sign = lambda t: t if t.startswith("-") else "+" + t  # noqa: E731
+    return f"{scale * e.value:+.{digits}f} [{sign(low)}, {sign(high)}]"
 
 
 def section_face(ctx, number: int) -> str:
@@ -104,6 +108,28 @@ def across_scales(ctx, player: str) -> dict:
     return out
 
 
+def fair(ctx, player: str, values: pd.DataFrame) -> dict:
+    """Per table (scale, players): the eight's fair score on own points and on standing
+    (every seat told each score of the grid, report.fair_score), on the headline's deals; and
+    the share of games played otherwise at the fixed-play break-even when the players are told
+    it (the threshold's premise, measured)."""
+    out = {}
+    n, seed = ctx.counts["value_deals"], ctx.seeds["value_deals"]
+    for scale in SCALE_NAMES:
+        for p in common.PLAYERS:
+            ctx.log(f"fair score: {scale}, {p} players")
+            rules = STANDARD.replace(scale=scale, players=p, match="single")
+            head = player_for(player, scale, p)
+            cell = fair_scores(rules, ctx.runner, head, "8", n, seed)
+            r = values[(values["rank"] == "8") & (values["scale"] == scale)
+                       & (values["players"] == p)].iloc[0]
+            v = float(r["break_even"])
+            cell["changed"] = (changed_share(rules, ctx.runner, head, v, "8", n, seed)
+                               if np.isfinite(v) and v >= 0 else None)
+            out[(scale, p)] = cell
+    return out
+
+
 def ordinary_ranks(ctx) -> pd.DataFrame:
     """Every rank's deal value with expert play and with random play, 4 players."""
     frames = []
@@ -141,59 +167,74 @@ def family_line(values: pd.DataFrame, scale: str) -> str:
     pts = four["points"]
     saves = (f"saves you {-pts:.1f} penalty points a deal" if four["points_high"] < 0 else
              f"costs you {pts:.1f} penalty points a deal" if four["points_low"] > 0 else
-             "changes your penalty points too little to tell at this many deals")
-    matches = (f"about {in_100(four['match_win'])} more matches in 100"
-               if four["match_win_low"] > 0 else
-               f"about {in_100(four['match_win'])} fewer matches in 100"
+             "penalty points: too few deals to tell")
+    count = in_100(four["match_win"])
+    noun = "match" if count == "1" else "matches"
+    matches = (f"about {count} more {noun} in 100" if four["match_win_low"] > 0 else
+               f"about {count} fewer {noun} in 100"
                if four["match_win_high"] < 0 else
-               "a change of match wins too small to tell at this many matches")
-    return wrap(f"- **{scale}** (an eight counts {int(four['face'])}): at 4 players one more "
-                f"eight wins you about {in_100(four['win'])} more deals in 100, {matches}, "
-                f"and {saves}.", "  ")
+               "match wins: too few matches to tell")
+    return wrap(f"- **{scale}** (an eight counts {int(four['face'])}), 4 players: about "
+                f"{in_100(four['win'])} more deals in 100, {matches}; {saves}.", "  ")
 
 
 def players_words(player: str) -> str:
     """Which players the first screen is for, in a few words (a template named once)."""
     if "{scale}" in player or "{players}" in player:
-        return ("its table's tuned player, `"
-                + player.replace("{scale}", "SCALE").replace("{players}", "N") + "`")
+        return f"its table's tuned player, `{shown(player)}`"
     return f"`{player}`"
 
 
-def continuity(rob: dict, player: str) -> str:
-    """Where the headline player is not `expert`: which players and why in one sentence, and
-    `expert`'s numbers beside them at 4 players with the paired difference (all sizes: §6)."""
-    cells = [rob[(scale, 4)] for scale in SCALE_NAMES]
-    if "expert" not in cells[0]:
+def who_and_why(player: str) -> str:
+    """The one sentence that says which players the numbers are for and why."""
+    if player == "expert":
+        return "every seat plays `expert`."
+    why = " (`expert` fitted by `tune` to that scale and size)" if player.startswith(
+        "tuned:") else ""
+    return (f"for players who adapt to what an eight scores (it is worth what they make of it): "
+            f"every seat plays {players_words(player)}{why}; `expert`, one fixed player for "
+            "all tables, is the reference on the same deals.")
+
+
+def fair_line(fair: dict, player: str, ctx) -> str:
+    """The fair score per scale at 4 players on the first screen, with its command."""
+    if not fair:
         return ""
-    why = ("Tuned players are `expert` with weights fitted by `vandatta-sim tune` to each scale "
-           "and table size (match wins): they play eights by what an eight scores there, as "
-           "players who adapt would. " if player.startswith("tuned:") else "")
-    return (why + "Beside them `expert`, one fixed player for every table (the reference), "
-            "gets " + " / ".join(f"{100 * c['expert'].value:+.1f}" for c in cells)
-            + " pp of deal wins from one more eight at 4 players (" + " / ".join(SCALE_NAMES)
-            + "); headline minus `expert` on the same deals: "
-            + " / ".join(pp(c["vs_expert"]) for c in cells) + " pp (every size: §6). ")
+    cells = "; ".join(f"`{s}` {fair[(s, 4)]['points'].text()}" for s in SCALE_NAMES)
+    policy = player_for(player, SCALE_NAMES[0], 4)
+    return wrap(
+        "**Fair score** (§2): the score s* at which players who know an eight scores s* gain "
+        f"no penalty points from one more (4 players): {cells}. `vandatta-sim value --fair "
+        f"--players 4 --scale base --policy all={policy} --games {ctx.counts['value_deals']} "
+        f"--seed {ctx.seeds['value_deals']}` (each scale with its player).") + "\n\n"
 
 
-def first_screen(ctx, values: pd.DataFrame, player: str, figure: str, rob: dict) -> str:
+def first_screen(ctx, values: pd.DataFrame, player: str, rob: dict,
+                 fair: dict | None = None) -> str:
     """The answer on one screen: at most SCREEN_LINES lines of at most WIDTH characters."""
     e = values[values["rank"] == "8"]
-    rows = [[r["scale"], r["players"], pp(est(r, "win")), pp(est(r, "match_win"), 2),
-             pp(est(r, "points"), 2, 1.0)] for _, r in e.iterrows()]
-    possible = e.groupby("players")["possible"].min()
-    share = ", ".join(f"{100 * possible.loc[p]:.0f} % at {p}" for p in possible.index)
+    beside = "vs_expert" in rob[(SCALE_NAMES[0], common.PLAYERS[0])]
+    rows = []
+    for _, r in e.iterrows():
+        row = [r["scale"], r["players"], pp(est(r, "win"))]
+        if beside:
+            c = rob[(r["scale"], r["players"])]
+            row += [pp(c["expert"]), pp(c["vs_expert"])]
+        else:
+            row += [pp(est(r, "match_win"), 2), pp(est(r, "points"), 2, 1.0)]
+        rows.append(row)
+    header = (["scale", "players", "deal wins, tuned (pp)" if player.startswith("tuned:")
+               else "deal wins (pp)", "deal wins, `expert`", "it − `expert`, paired"]
+              if beside else ["scale", "players", "deal wins (pp)", "match wins (pp)",
+                              "own penalty points a deal (− fewer)"])
     text = (
-        wrap("**What one more eight in your starting hand does for you** (`standard` rules; "
-             f"every seat plays {players_words(player)}; 95 % intervals; pp: wins in 100):")
+        wrap("**One more eight in your starting hand** (`standard` rules; 95 % intervals; "
+             "pp: wins in 100; when an eight is left to exchange, §1), " + who_and_why(player))
         + "\n\n"
-        + format_table(["scale", "players", "deal wins (pp)", "match wins (pp)",
-                        "own penalty points a deal (− fewer)"], rows, "lrrrr") + "\n"
+        + format_table(header, rows, "lr" + "r" * (len(header) - 2)) + "\n"
         + "\n".join(family_line(values, s) for s in SCALE_NAMES) + "\n\n"
-        + wrap(continuity(rob, player) + "Counted over the deals where an eight is left in "
-               f"the talon to exchange ({share} players). The slow, stronger `search` was "
-               "checked on the same deals (§6).")
-        + "\n\n" + figure + "\n---\n\n")
+        + fair_line(fair or {}, player, ctx)
+        + "---\n\n")
     return text
 
 
@@ -242,7 +283,22 @@ def answer_figure(ctx, values: pd.DataFrame) -> str:
 # ------------------------------------------------------------------------------------------------
 # the detail
 # ------------------------------------------------------------------------------------------------
-def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
+def value_command(ctx, player: str) -> str:
+    """Where the detail tables' numbers come from: one `value` command, or one per table where
+    the players are a template (a tuned player per scale and size)."""
+    counts = (f"--rank 8,A --games {ctx.counts['value_deals']} --match-games "
+              f"{ctx.counts['value_matches']} --seed {ctx.seeds['value_deals']}")
+    if player_for(player, "x", 0) == player:
+        policy = "" if player == "expert" else f" --policy all={player}"
+        return ("same numbers come from\n\n```\nvandatta-sim value --preset standard --players "
+                f"2,3,4,5 --scale base,hundred,crazy_eights{policy} {counts}\n```\n\n")
+    return ("same numbers come from one command per table (its own players), e.g. for "
+            "`base` at 4 players\n\n```\nvandatta-sim value --preset standard --players 4 "
+            f"--scale base --policy all={player_for(player, 'base', 4)} {counts}\n```\n\n")
+
+
+def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int,
+                   figure: str = "", player: str = "expert") -> str:
     e = values[values["rank"] == "8"]
     deal_rows = [[r["scale"], r["players"], fmt(est(r, "possible"), "pct", 1),
                   fmt(est(r, "win"), "pp", 1), fmt(est(r, "points"), "diff", 2),
@@ -259,7 +315,7 @@ def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
         f"{p} players: " + ", ".join(f"{s} − base {fmt(scales[(s, p)], 'pp', 1)}"
                                      for s in SCALE_NAMES[1:]) for p in common.PLAYERS)
     return (
-        f"## {number}. The answer in detail\n\n"
+        f"## {number}. The answer in detail\n\n" + (figure + "\n" if figure else "") +
         "Each sampled deal is played as dealt and again with one ordinary card of one seat "
         "(every seat in turn) exchanged for an eight (or an ace) from the talon, same seed and "
         "game; the tables show the paired difference for that seat. **Estimand:** the effect "
@@ -270,10 +326,7 @@ def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
         f"{ctx.counts['value_deals']:,} deals per row and {ctx.counts['value_matches']:,} "
         "matches per eight row. *Opponents* is the change of the mean penalty points of the "
         "other seats, *standing* own points minus the opponents' mean (lower is better). The "
-        "same numbers come from\n\n"
-        "```\nvandatta-sim value --preset standard --players 2,3,4,5 --scale "
-        f"base,hundred,crazy_eights --rank 8,A --games {ctx.counts['value_deals']} "
-        f"--match-games {ctx.counts['value_matches']} --seed {ctx.seeds['value_deals']}\n```\n\n"
+        + value_command(ctx, player) +
         "### One more eight: single deals\n\n"
         + format_table(["scale", "players", "eight left to exchange", "Δ deal win",
                         "Δ own points", "Δ opponents' points", "Δ standing"], deal_rows,
@@ -285,7 +338,9 @@ def section_detail(ctx, values: pd.DataFrame, scales: dict, number: int) -> str:
         + format_table(["scale", "players", "face", "Δ deal win", "Δ own points"], ace_rows,
                        "lrrrr")
         + "\n**Across scales.** The scale changes who wins a deal only through how the players "
-        "weigh the cards. The eight's deal-win effect under each scale minus under `base`, "
+        "weigh the cards" + (", and here through the players too (each scale's tuned player "
+                             "has weights of its own)" if player_for(player, "x", 0) != player
+                             else "") + ". The eight's deal-win effect under each scale minus under `base`, "
         "paired game by game (the same seeds give the same deals and focal seats under every "
         f"scale): {across}. " + across_multiplicity(scales) + "\n\n"
         "**Matches across scales.** A match to 100 lasts "
@@ -314,22 +369,80 @@ def across_multiplicity(scales: dict) -> str:
                if kept else f"none of the {len(keys)} stays distinguishable from 0") + ".")
 
 
-def held_fixed(player: str) -> str:
-    """What "decisions held fixed" means for the players used, and what it does not."""
+def held_fixed(player: str, fair: dict) -> str:
+    """What "decisions held fixed" means for the players used, and how far it is from play
+    that knows the score (measured: the share of games played otherwise at the threshold)."""
+    shares = [c["changed"] for c in fair.values() if c.get("changed") is not None]
+    measured = (f"Told the threshold instead, the players play {min(100 * e.low for e in shares):.1f}"
+                f"–{max(100 * e.high for e in shares):.1f} % of the threshold's games otherwise "
+                "(the last column of the table below, per table)" if shares else
+                "How many games change at the threshold is not measured here")
     return (f"**Decisions held fixed, and what that means:** in both runs every seat "
-            f"(`{player}`) weighs the eight at the table's real score, so the cards left in "
-            "each hand are those of the play chosen at that score. The players weigh the "
-            "eight by the score they are told (`valuation`: the scale-aware eight rule of "
-            "docs/policies.md), so a player told that the eight scored the break-even would "
-            "in general play its eights otherwise (the opponents' hand size at which it dumps "
-            "an eight moves with the score), below 100 too. The break-even "
-            "is therefore a threshold of today's play at the real score, not the score at "
-            "which players who know it would be indifferent to one more eight; how many "
-            "games change when the players weigh the eight at the break-even is not measured "
-            "in this report.")
+            f"({players_words(player)}) weighs the eight at the table's real score, so the "
+            "cards left in each hand are those of the play chosen at that score. The players "
+            "weigh the eight by the score they are told (`valuation`: the scale-aware eight "
+            "rule of docs/policies.md), so the threshold belongs to today's play at the real "
+            f"score: it is the **fixed-play threshold**, not a fair score. {measured}: the "
+            "threshold describes a play nobody who knew the score would choose, and the fair "
+            "score below is the answer for players who do.")
 
 
-def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> str:
+def fair_rows(fair: dict, values: pd.DataFrame) -> list[list]:
+    e = values[values["rank"] == "8"].set_index(["scale", "players"])
+    rows = []
+    for (scale, p), c in fair.items():
+        changed = c.get("changed")
+        rows.append([scale, p, int(e.loc[(scale, p), "face"]), c["points"].text(),
+                     c["standing"].text(), break_even_cell(e.loc[(scale, p)], "break_even"),
+                     "–" if changed is None else fmt(changed, "pct", 1)])
+    return rows
+
+
+def section_fair(ctx, fair: dict, values: pd.DataFrame, player: str) -> str:
+    """The fair score per table, with the fixed-play threshold and its premise beside it."""
+    if not fair:
+        return ""
+    counted = [c["points"].n for c in fair.values()]
+    widths = [(e.high - e.low) / 2 for c in fair.values() for k in ("points", "standing")
+              for e in c[k].curve]
+    grids = {s: fair[(s, common.PLAYERS[0])]["points"].grid for s in SCALE_NAMES}
+    return (
+        "### The fair score: players who know what the eight scores\n\n"
+        "The **fair score** s* is the score at which players who know that an eight scores "
+        "s*, and weigh it so, are indifferent to one more eight: one more eight then changes "
+        "its holder's expected penalty points by 0 (and on standing, own points minus the "
+        "mean opponent's). At each score v of a grid the swap experiment is played with the "
+        f"eight scoring v and every seat ({players_words(player)}) told so, on the same "
+        f"{ctx.counts['value_deals']:,} deals at every v (seed {ctx.seeds['value_deals']}: "
+        "common random numbers), giving each deal's Δ(v); between grid scores Δ is "
+        "interpolated per deal. The estimate is the smallest score where the mean curve "
+        "crosses 0; the **interval is test inversion**: every score whose mean Δ the paired "
+        "z-test does not reject from 0 at 95 % (on 200 sub-steps per grid segment, widened "
+        "outward by one), shown as its hull and rounded outward to whole points. *None from "
+        "a to b* means no score of the grid is accepted: the data exclude a fair score there "
+        "at 95 %, and the words say which way the eight goes at every score. *Above* means "
+        "the accepted scores reach the grid's top. The grid is 0 to 100 ordinary cards ("
+        + "; ".join(f"`{s}`: {', '.join(map(str, g))}" for s, g in grids.items())
+        + f" points); each grid score's mean Δ has a half-width of {min(widths):.2f} to "
+        f"{max(widths):.2f} penalty points at {min(counted):,}–{max(counted):,} counted deals "
+        "per table (wider at the larger scores, where a deal's Δ scales with the score). "
+        "**Tuned players away "
+        "from their score** keep their fitted weights; what depends on the eight's score is "
+        "read from the score they are told, as for `expert`: its cost term (points × the "
+        "`card_value` weight) and the hand size of an opponent at which it dumps its eights "
+        "(the eight's cost in ordinary cards // `eight_threat_ratio`). Beside it, the "
+        "fixed-play threshold of the table above and the share of its games (as dealt or "
+        "with one more eight, the pair counted once) that are played otherwise when the "
+        "players are told the threshold (a game's winner, turns, plays, draws, reshuffles or "
+        "a seat's points differ: a lower bound).\n\n"
+        + format_table(["scale", "players", "face", "fair score, own points",
+                        "fair score, standing", "fixed-play threshold, own points",
+                        "games played otherwise at it"], fair_rows(fair, values), "lrrrrrr")
+        + "\n")
+
+
+def section_break_even(ctx, values: pd.DataFrame, player: str, number: int,
+                       fair: dict | None = None) -> str:
     rows = [[r["rank"], r["scale"], r["players"], r["face"], f"{r['ordinary']:.1f}",
              break_even_cell(r, "break_even"), break_even_cell(r, "break_even_standing")]
             for _, r in values.sort_values("rank", kind="stable").iterrows()]  # 8, then A
@@ -337,7 +450,7 @@ def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> s
     h = four.loc["hundred"]
     ordinary = four["ordinary"]
     return (
-        f"## {number}. The break-even score: a threshold, not a worth\n\n"
+        f"## {number}. The break-even score, fixed-play and fair\n\n"
         "The **break-even score** of a card is the score at which one more of it would leave "
         "its holder's expected penalty points unchanged: scored below it, one more of the card "
         "saves its holder points on average; above it, it costs points. It is a threshold on "
@@ -354,7 +467,7 @@ def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> s
         "Δ(v) = a + b·v, and the break-even score is v* = −mean(a)/mean(b), with **Fieller's "
         "interval** (every v whose mean line the paired z-test does not reject from 0: exact "
         "where the slope is uncertain, and unbounded exactly when the slope is not shown to "
-        "differ from 0). " + held_fixed(player) + "\n\n"
+        "differ from 0). " + held_fixed(player, fair or {}) + "\n\n"
         "**Units.** The scales score an ordinary card (2–7, 9–K) differently: "
         + ", ".join(f"{ordinary[sc]:.1f} under `{sc}`" for sc in SCALE_NAMES)
         + " (the mean over those ranks); the break-even in *cards* divides by that, so "
@@ -364,7 +477,7 @@ def section_break_even(ctx, values: pd.DataFrame, player: str, number: int) -> s
         "uses own points minus the mean opponent's.\n\n"
         + format_table(["rank", "scale", "players", "face", "ordinary card",
                         "break-even, own points", "break-even, standing"], rows, "llrrrrr")
-        + "\n")
+        + "\n" + section_fair(ctx, fair or {}, values, player))
 
 
 def section_design(ctx, values: pd.DataFrame, number: int) -> str:
@@ -450,11 +563,13 @@ def main() -> None:
     timing_deals = eight_players.timing(ctx, False)
     timing_matches = eight_players.timing(ctx, True)
     ranks = ordinary_ranks(ctx)
+    fairs = fair(ctx, player, values)
     options = "" if player == PLAYER else f"--player '{player}'"
     text = common.header("How much is an eight worth?", ctx, "eight_value.py", WIDTH, options)
-    text = check_screen(text + first_screen(ctx, values, player, answer_figure(ctx, values), rob))
-    text += section_detail(ctx, values, scales, 1)
-    text += section_break_even(ctx, values, player, 2)
+    figure = answer_figure(ctx, values)
+    text = check_screen(text + first_screen(ctx, values, player, rob, fairs))
+    text += section_detail(ctx, values, scales, 1, figure, player)
+    text += section_break_even(ctx, values, player, 2, fairs)
     text += eight_house_rules.section(ctx, house, player, 3)
     text += section_face(ctx, 4)
     text += section_design(ctx, values, 5)

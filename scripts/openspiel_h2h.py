@@ -1,4 +1,4 @@
-"""OpenSpiel's IS-MCTS in one seat against our experts, paired with our own players (issue 35).
+"""OpenSpiel's IS-MCTS in one seat against our experts, paired with our own players (issues 35, 36).
 
     python scripts/openspiel_h2h.py [DEALS] [SIMULATIONS] [WORLDS] [PLAYERS]
     python scripts/openspiel_h2h.py 60 16 4 4
@@ -17,12 +17,16 @@ same deal (the same seed and game index, so the same cards until the players par
   decision, UCT c = 2, one random rollout per leaf, WORLDS worlds per decision from our world
   sampler, ``allow_inconsistent_action_sets``: the seats' legal cards differ between worlds);
 * our ``expert`` (the same game as the others');
-* our ``search`` (its default budget), through vandatta_sim.simulate.
+* our ``search`` (its default budget), through vandatta_sim.simulate;
+* our tree search ``ismcts`` at the same number of iterations as OpenSpiel's simulations
+  (SIMULATIONS must be one of its iteration counts: 16, 32, 64, …), once with its `expert`
+  playouts and once with random ones as OpenSpiel's bot plays out (the same algorithm then:
+  the difference is the implementation, its worlds and its selection).
 
 Prints each player's win rate with a Wilson 95% interval (vandatta_sim.stats.proportion) and
-IS-MCTS's paired difference to each (stats.paired_difference: same deals), and how many of the
-IS-MCTS decisions fell back to the expert's move because no world was found (counted; none is
-hidden).
+the paired difference of each of ours to OpenSpiel's IS-MCTS (stats.paired_difference: same
+deals), and how many of the IS-MCTS decisions fell back to the expert's move because no world
+was found (counted; none is hidden).
 """
 
 from __future__ import annotations
@@ -116,27 +120,31 @@ def main() -> None:
     rules = get_preset("standard").replace(players=players, match="single")
     game = pyspiel.load_game(V.SHORT_NAME, {"players": players, "match": "single",
                                             "seed": SEED})
-    wins = {"ismcts": [], "expert": [], "search": []}
+    trees = [f"ismcts:iterations={simulations}", f"ismcts:iterations={simulations}:rollout=random"]
+    wins = {"openspiel": [], "expert": [], "search": [], **{tree: [] for tree in trees}}
     decisions = fallbacks = 0
     start = time.perf_counter()
     for index in range(deals):
         focal = index % players
         won, made, fell = ismcts_deal(game, index, focal, simulations, worlds)
-        wins["ismcts"].append(won)
+        wins["openspiel"].append(won)
         decisions, fallbacks = decisions + made, fallbacks + fell
-        wins["expert"].append(ours(rules, "expert", index, focal))
-        wins["search"].append(ours(rules, "search", index, focal))
+        for name in ("expert", "search", *trees):
+            wins[name].append(ours(rules, name, index, focal))
         print(f"deal {index}: focal seat {focal}, wins " + " ".join(
             f"{name}={w[-1]}" for name, w in wins.items()), flush=True)
     seconds = time.perf_counter() - start
     print(f"\nstandard rules, {players} players, single deals, seed {SEED}, {deals} paired deals "
-          f"(focal seat rotated), the other seats expert; IS-MCTS: {simulations} simulations, "
+          f"(focal seat rotated), the other seats expert; OpenSpiel's IS-MCTS: {simulations} "
+          f"simulations, "
           f"{worlds} worlds a decision, uct_c 2, one random rollout a leaf; {seconds:.0f} s")
     for name, won in wins.items():
-        print(f"  {name:7s} wins {stats.proportion(sum(won), len(won)).format(3, percent=True)}")
-    for name in ("expert", "search"):
-        diff = stats.paired_difference(wins["ismcts"], wins[name])
-        print(f"  ismcts − {name}: {diff.format(3, percent=True)} (paired, same deals)")
+        print(f"  {name:34s} wins "
+              f"{stats.proportion(sum(won), len(won)).format(3, percent=True)}")
+    for name in ("expert", "search", *trees):
+        diff = stats.paired_difference(wins[name], wins["openspiel"])
+        print(f"  {name} − OpenSpiel's IS-MCTS: {diff.format(3, percent=True)} "
+              "(paired, same deals)")
     print(f"  IS-MCTS decisions {decisions}, fell back to the expert's move {fallbacks} "
           f"(no world found)")
 

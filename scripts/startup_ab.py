@@ -5,11 +5,13 @@ a start-up change imported, 'after' runs as is. Prints each side's median wall t
 Cases (what 'before' imports first): sim, scipy.stats (before the quantiles were computed in
 stats.py); help, every command's module (before --help listed them without importing any);
 sweep, the sweep package's modules a small simulate no longer imports (before the package
-imported its names lazily).
+imported its names lazily); pandas, pandas, pyarrow and the store (before a small simulate
+summed the kernel's columns instead of a DataFrame).
 
     python scripts/startup_ab.py sim 5 simulate --games 10 --match single
     python scripts/startup_ab.py help 5 --help
     python scripts/startup_ab.py sweep 9 simulate --games 10
+    python scripts/startup_ab.py pandas 15 simulate --games 10
 """
 import os
 import statistics
@@ -27,7 +29,8 @@ args = sys.argv[3:]
 pre = {"sim": "import scipy.stats", "help": "import vandatta_sim.cli as c, importlib\n"
        "for m, _ in c.COMMANDS.values(): importlib.import_module('vandatta_sim.cli.' + m)",
        "sweep": "import vandatta_sim.sweep.grid, vandatta_sim.sweep.executors, "
-                "vandatta_sim.sweep.dry_run, vandatta_sim.sweep.run"}[case]
+                "vandatta_sim.sweep.dry_run, vandatta_sim.sweep.run",
+       "pandas": "import pandas, pyarrow.parquet, vandatta_sim.store"}[case]
 sides = {"before": pre + "\nfrom vandatta_sim.cli import main; main()",
          "after": "from vandatta_sim.cli import main; main()"}
 times = {k: [] for k in sides}

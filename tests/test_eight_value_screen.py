@@ -7,8 +7,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from types import SimpleNamespace
+
 import pandas as pd
 
+from vandatta_sim.report.fair_score import FairScore
 from vandatta_sim.stats import Estimate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,16 +44,30 @@ def _rob() -> dict:
     return {(s, p): cell for s in SCALES for p in (2, 3, 4, 5)}
 
 
+def _fair() -> dict:
+    """The widest fair-score text: no score of a 10-point grid to 691 accepted."""
+    grid = (0, 14, 28, 48, 69, 104, 173, 276, 414, 691)
+    none = FairScore(grid, tuple(Estimate(-1.0, -1.5, -0.5, 1) for _ in grid), float("nan"),
+                     float("nan"), float("nan"), False, 99_999)
+    return {(s, p): {"points": none, "standing": none} for s in SCALES for p in (2, 3, 4, 5)}
+
+
 def test_the_first_screen_names_the_tuned_players_and_sets_expert_beside_them():
     player = eight_value.ADAPTED
-    text = eight_value.first_screen(None, _values(player), player, "![x](figures/x.png)\n",
-                                    _rob())
-    head = "# How much is an eight worth?\n\n" + "made\n" * 3 + "\n"
+    ctx = SimpleNamespace(counts={"value_deals": 100_000}, seeds={"value_deals": 8301})
+    text = eight_value.first_screen(ctx, _values(player), player, _rob(), _fair())
+    # the header as a --quick run in a long temporary folder writes it: 4 lines
+    head = "# How much is an eight worth?\n\n" + "made\n" * 4 + "\n"
     eight_value.check_screen(head + text)  # one screen, even with the widest numbers
     flat = " ".join(text.split())
     assert "`tuned:standard-SCALE-N`" in flat and "players who adapt" in flat
-    assert "`expert`, one fixed player for every table (the reference)" in flat
-    assert "-0.6 [-0.8, -0.4]" in flat  # the paired difference, with its interval
+    assert "`expert`, one fixed player for all tables, is the reference" in flat
+    # the paired difference, with its interval rounded outward (-0.82 is shown -0.9)
+    assert "-0.6 [-0.9, -0.3]" in flat
+    # the fair score per scale, with its command
+    assert flat.count("none from 0 to 691 (one more saves points at every score)") == 3
+    assert "vandatta-sim value --fair --players 4 --scale base --policy " \
+           "all=tuned:standard-base-4 --games 100000 --seed 8301" in flat
     assert "fewer matches in 100" in flat  # a negative match effect is not "none measured"
 
 

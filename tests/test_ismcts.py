@@ -107,3 +107,54 @@ def test_ismcts_games_are_legal_and_narrated():
     estimates = trace[trace[:, 0] == Event.ESTIMATE]
     assert len(estimates) and set(estimates[:, 1]) <= {0, 1}
     assert "weighs: " in narrate(trace)
+
+
+def _move_states(count: int):
+    """States of 4-player standard deals at seat 0's moves with two or more options."""
+    from vandatta_sim.step import Game
+    game = Game(SINGLE, "expert", external=[0])
+    found = []
+    for index in range(40):
+        state = game.new_state(seed=36, game=index)
+        while not state.is_terminal() and len(found) < count:
+            d = state.decision
+            if d.kind == "move" and len(d.actions) >= 3:
+                found.append(state.clone())
+                break
+            state.apply_action(d.suggestion)
+        if len(found) == count:
+            return found
+    return found
+
+
+def test_the_tree_search_coaches_a_person_as_it_plays():
+    """play --hints --coach ismcts: every legal move valued, the best one is the one its trees
+    played most, values are win shares, and a difference is paired over replicates that tried
+    both options (an option a replicate never tried has no value there, never a made-up 0)."""
+    from vandatta_sim.coach import REPLICATES, Coach
+    for state in _move_states(3):
+        tree, flat = Coach("ismcts:iterations=64", seed=1), Coach("search:budget=4", seed=1)
+        hints, options = tree.hints(state, 0), flat.hints(state, 0)
+        assert [h.option for h in hints] == [h.option for h in options]  # the same legal moves
+        assert sum(h.played for h in hints) == REPLICATES * 64
+        best = tree.best(hints)
+        assert best.played == max(h.played for h in hints)
+        for h in hints:
+            tried = np.isfinite(h.samples)
+            assert h.value.n == tried.sum() and (h.played > 0) == tried.any()
+            assert np.all((h.samples[tried] >= 0) & (h.samples[tried] <= 1))
+        for other in hints:
+            gap = tree.better(best, other)
+            both = np.isfinite(best.samples) & np.isfinite(other.samples)
+            assert gap.n == both.sum()
+            if gap.n:
+                assert gap.value == pytest.approx(np.mean(best.samples[both] - other.samples[both]))
+        again = Coach("ismcts:iterations=64", seed=1).hints(state, 0)  # seeded: the same hints
+        assert [h.played for h in again] == [h.played for h in hints]
+
+
+def test_the_coach_is_a_search_player():
+    from vandatta_sim.coach import Coach
+    for policy in ("expert", "tuned:standard-base-4", "random"):
+        with pytest.raises(ValueError, match="search or ismcts"):
+            Coach(policy)

@@ -1,8 +1,9 @@
 """A light start: importing the command line, `--help`, `--version` and `rules list` load no
-numerical library; a small `simulate` loads the engine and pandas but not scipy.stats (the
-normal and Student quantiles are computed here, equal to scipy's), plotting, dask, or the
-sweep's run loop, reports and table; and the top-level help lines are the commands' own.
-Which modules load is checked, never how long it takes (docs/speed.md has the timings)."""
+numerical library; a small `simulate` loads the engine but not pandas or pyarrow (it sums the
+kernel's columns: the same summary as of the table), scipy.stats (the normal and Student
+quantiles are computed here, equal to scipy's), plotting, dask, or the sweep's run loop,
+reports and table; and the top-level help lines are the commands' own. Which modules load is
+checked, never how long it takes (docs/speed.md has the timings)."""
 
 from __future__ import annotations
 
@@ -11,17 +12,24 @@ import subprocess
 import sys
 
 import click
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vandatta_sim import cli
+from vandatta_sim.rules import resolve_rules
+from vandatta_sim.simulate import game_columns, simulate
+from vandatta_sim.sweep.summary import SummaryStats, loser_points
 from vandatta_sim.stats import normal_critical, student_critical
 
 # numba imports the bare scipy package itself (a few ms); scipy.stats is what costs half a second
 HEAVY = ("numba", "numpy", "pandas", "scipy", "scipy.stats", "pyarrow", "matplotlib")
 
 
-# what a small `simulate` does not need: it plays (numba) and sums a table (pandas), nothing more
-NOT_FOR_SIMULATE = ("scipy.stats", "matplotlib", "dask", "distributed", "vandatta_sim.plots",
+# what a small `simulate` does not need: it plays (numba) and sums the columns, nothing more
+NOT_FOR_SIMULATE = ("pandas", "pyarrow", "vandatta_sim.store",
+                    "scipy.stats", "matplotlib", "dask", "distributed", "vandatta_sim.plots",
                     "vandatta_sim.sweep.run", "vandatta_sim.sweep.grid",
                     "vandatta_sim.sweep.executors", "vandatta_sim.sweep.dry_run",
                     "vandatta_sim.report", "vandatta_sim.design", "vandatta_sim.table",
@@ -59,8 +67,22 @@ def test_a_small_simulate_loads_only_what_it_needs():
             "r = CliRunner().invoke(main, ['simulate', '--games', '10', '--match', 'single'])\n"
             "assert r.exit_code == 0, r.output")
     loaded = loaded_after(code, HEAVY + NOT_FOR_SIMULATE)
-    assert {"numba", "pandas"} <= loaded  # the probe saw the run: it played and summed
+    assert {"numba", "numpy"} <= loaded  # the probe saw the run: it played
     assert loaded.isdisjoint(NOT_FOR_SIMULATE), loaded & set(NOT_FOR_SIMULATE)
+
+
+@settings(max_examples=12, deadline=None)
+@given(players=st.integers(2, 5), games=st.integers(1, 40), seed=st.integers(0, 2**32),
+       match=st.sampled_from(["single", "deals:3", "elimination:30"]))
+def test_the_summary_of_the_columns_is_the_summary_of_the_table(players, games, seed, match):
+    """simulate's default path sums game_columns; the table's summary (sweeps, results) is
+    the same statistics of the same games, so the printed answer is unchanged."""
+    rules = resolve_rules("standard", overrides=[f"players={players}", f"match={match}"])
+    table = simulate(rules, games, seed=seed, policies="all=random")
+    columns = game_columns(rules, games, seed=seed, policies="all=random")
+    assert list(columns) == list(table.columns)
+    assert SummaryStats.of(columns, players) == SummaryStats.of(table, players)
+    assert np.array_equal(loser_points(columns, players), loser_points(table, players))
 
 
 def test_the_normal_quantile_is_scipys():

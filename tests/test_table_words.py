@@ -1,6 +1,6 @@
 """What the table says (issue 38): q quits, a lappen call that cannot count is refused with
-the reason, the coach weighs what the game is, the header fits 80 columns, and the session in
-docs/playing.md is the one the command plays today."""
+the reason, the coach weighs what the game is, the header and the state said every turn fit 80
+columns, and the session in docs/playing.md is the one the command plays today."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_table import RULE_SETS, RandomPerson
 
-from vandatta_sim.cli.human_play import HEADER_COLUMNS, default_coach, header_lines
+from vandatta_sim.cli.human import COLUMNS, Person, Screen, listed, whole, wrapped
+from vandatta_sim.cli.human_play import default_coach, header_lines
 from vandatta_sim.referee import referee
 from vandatta_sim.rules import resolve_rules
 from vandatta_sim.simulate import Seats
@@ -135,11 +136,93 @@ def test_the_header_fits_80_columns(players, data, seed, call_at, match):
     names = {s: f"seat {s}" if s in people else f"seat {s} ({policies[s]})"
              for s in range(players)}
     lines = header_lines("0.1.0", people, names, rules, seed, "♥8, h8 or 8h")
-    assert all(len(line) <= HEADER_COLUMNS for line in lines), lines
+    assert all(len(line) <= COLUMNS for line in lines), lines
     text = " ".join(lines)
     for s in range(players):  # every seat named whole, on one line
         assert any(names[s] in line for line in lines), (names[s], lines)
     assert str(seed) in text and match in text and "q to quit" in text
+
+
+# --- the state said every turn ---------------------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(items=st.lists(st.text(st.sampled_from("ab1 ()"), min_size=1, max_size=30).map(str.strip)
+                      .filter(bool), min_size=1, max_size=12),
+       head=st.sampled_from(["scores:", "hands:", "points:"]), width=st.integers(20, 100))
+def test_a_wrapped_list_keeps_every_item_whole_and_within_the_width(items, head, width):
+    """wrapped(listed(...)): every line within the width unless one item alone is longer (a
+    line of its own), every item whole on one line, nothing lost or reordered."""
+    lines = wrapped(f"{head} {listed(items)}", width)
+    for line in lines:
+        assert len(line) <= width or line.strip().removesuffix(" ·") in items, (line, width)
+    assert " ".join(line.strip() for line in lines) == f"{head} {' · '.join(items)}"
+    pieces = [piece for k, line in enumerate(lines)
+              for piece in line.strip().removeprefix(head if k == 0 else "").strip()
+              .removesuffix(" ·").split(" · ")]
+    assert [piece for piece in pieces if piece] == items
+
+
+def _told(lines: list[str]) -> list[tuple[str, str]]:
+    """The lines a person is told, each with its wrapped continuation lines joined to it, as
+    (the words before its colon, the rest): ('hands', 'you 7 · seat 1 7   talon 30')."""
+    told = []
+    for line in lines:
+        if line.startswith("  "):
+            told[-1] = (told[-1][0], f"{told[-1][1]} {line.strip()}")
+        else:
+            head, _, text = line.partition(": ")
+            told.append((head, text))
+    return told
+
+
+@pytest.mark.parametrize("players,match", [(4, "elimination:100"), (6, "elimination:100"),
+                                           (10, "deals:2")])
+def test_the_state_said_every_turn_fits_80_columns(players, match):
+    """The scores:/hands: lines at 4, 6 and 10 seats with long player names, and the points
+    line after each deal, are at most 80 columns and still give every seat's count once, in
+    seat order (the old lines named each seat with its player: 93 columns at 4 expert seats)."""
+    rules = resolve_rules("standard", overrides=[f"players={players}", f"match={match}"])
+    policies = ["tuned:standard-hundred-4", "expert:eights=dump", "eight-dumper"]
+    seats = Seats.build(players, [f"{s}={policies[s % 3]}" for s in range(1, players)])
+    names = {s: f"seat {s}" if s == 0 else f"seat {s} ({seats.policies[s]})"
+             for s in range(players)}
+    person = Person(Screen(plain=True), None, names, None)
+    chooser = RandomPerson(players)
+    turns = 0
+
+    def answer(table, q):
+        nonlocal turns
+        if q.kind != "suit":
+            turns += 1
+            lines = person.status(table, q.seat)
+            state = dict(_told(lines))
+            assert all(len(line) <= COLUMNS for line in lines
+                       if not line.startswith("your hand")), lines
+
+            def seat(s):
+                return "you" if s == q.seat else f"seat {s}"
+
+            # the tail (talon, match) may be wrapped onto a line of its own
+            hands = " ".join(state["hands"].split())
+            talon = f" talon {table.talon_size}"
+            assert hands.endswith(talon), lines
+            assert hands.removesuffix(talon).split(" · ") == [
+                f"{seat(s)} {table.hand_size(s)}" for s in table.seats_in_deal()], lines
+            scores = " ".join(state["scores"].split())
+            assert scores.endswith(f" ({match})"), lines
+            totals = table.totals()
+            assert scores.removesuffix(f" ({match})").split(" · ") == [
+                f"{seat(s)} {totals[s]}" + ("" if table.active(s) else " (out)")
+                for s in range(players)], lines
+        return chooser(table, q)
+
+    trace = Table(rules, seats, people=[0], seed=players).play(answer)
+    narration = person.describe([tuple(int(x) for x in r) for r in trace], 0)
+    points = [text for head, text in _told(narration) if head == "points"]
+    assert turns and points and points[0].count("(total ") == players, points  # all in deal 1
+    in_points = False
+    for line in narration:  # the points lines and their continuations
+        in_points = line.startswith("points:") or in_points and line.startswith("  ")
+        assert not in_points or len(line) <= COLUMNS, line
 
 
 # --- the session in docs/playing.md ----------------------------------------------------------

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -78,7 +80,34 @@ BAD = [
     ("--rank", "8,A,8"),  # the conflict rule: a value twice in a list
     ("--scale", "base,base"),
     ("--players", "2,3", "--set", "hand_size=13"),  # 13 cards fit 2 players, not 3
+    ("--fair", "--precision", "0.01"),  # the fair score's grid runs --games deals per score
 ]
+
+
+def test_value_fair_prints_the_fair_score_with_its_cost(tmp_path):
+    """--fair: one line per table with the fair score on own points and on standing, the
+    grid's cost stated; the JSON has the same; the dry run counts its deals."""
+    args = ["--set", "match=single", "--players", "4", "--scale", "base", "--games", "300",
+            "--seed", "3",
+            "--store", str(tmp_path / "r")]
+    result = run(*args, "--fair", "--quiet")
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "Fair score:" in text and "Cost: 2 runs of 300 deals at each of 10 scores" in text
+    line = next(ln for ln in result.output.splitlines() if ln.startswith("  base, 4 players"))
+    assert "own points " in line and "standing " in line
+    data = json.loads(run(*args, "--fair", "--json").stdout)
+    (cell,) = data["fair"]
+    assert cell["grid"] == [0, 2, 4, 7, 10, 15, 25, 40, 60, 100] and cell["rank"] == "8"
+    assert cell["points"]["text"] in line
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
+    fair_doc = doc.split("\n### The fair score (`--fair`)\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in fair_doc.splitlines() if line.startswith("| `")]
+    assert set(cell) == {name for row in rows for name in re.findall(r"`(\w+)`", row[0])}
+    inner = set(re.findall(r"`(\w+)`", rows[-1][1]))  # the keys of `points` and `standing`
+    assert set(cell["points"]) == inner == set(cell["standing"])
+    dry = run(*args, "--fair", "--dry-run").output
+    assert "--fair: 20 more runs of 300 deals per (table, rank)" in dry and "6,000 more" in dry
 
 
 def test_the_rules_are_checked_at_the_tables_own_size(tmp_path):
@@ -100,11 +129,9 @@ def test_bad_input_is_one_error_line_exit_2_and_nothing_written(args, tmp_path, 
 
 
 def test_json_fields_are_the_documented_ones(tmp_path):
-    import re
-    from pathlib import Path
-
     doc = (Path(__file__).resolve().parents[1] / "docs" / "columns.md").read_text("utf-8")
     body = doc.split("\n## Card-value fields\n", 1)[1].split("\n## ", 1)[0]
+    body = body.split("\n### ", 1)[0]  # the rows' fields; --fair's entries have their own table
     names = set(re.findall(r"^\| `([^`]+)` \|", body, flags=re.M))
     run_fields = set(re.findall(r"`(\w+)`", body.split("\n\n", 1)[0]))
     result = run("--players", "3", "--games", "300", "--match-games", "50", "--json",

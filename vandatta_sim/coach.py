@@ -1,4 +1,4 @@
-"""The coach: what the search player thinks each of a person's options is worth, and a review.
+"""The coach: what a search player thinks each of a person's options is worth, and a review.
 
 Before a person's move the coach asks the engine's search player (``search_decision_nb``, the
 very estimate a search bot makes, from the person's seat and with only what that seat may see)
@@ -8,6 +8,11 @@ points left in hand at its end (``points``; lower is better). It runs the search
 spread of the replicates, and the difference between two options a paired one (all options of a
 replicate meet the same worlds). The coach never touches the game's own random stream: a game
 is the same with hints as without.
+
+The tree search player (``ismcts``) can coach too (``ismcts_decision_nb``): an option's value in
+a replicate is the share of deals won where its tree played it (a replicate that never tried
+it has no value for it, and a difference is paired over the replicates that tried both); its
+best option is the one its trees played most, as the player itself decides.
 
 After the deal, :func:`review` names each move whose option was worse than the best one by
 more than the paired difference's uncertainty (the interval of best minus chosen lies above 0).
@@ -47,7 +52,8 @@ class Option:
 class Hint:
     option: Option
     value: Estimate            # win chance (0-1) or points left in hand
-    samples: np.ndarray        # the value in each replicate (for paired differences)
+    samples: np.ndarray        # the value in each replicate (NaN: not tried there)
+    played: int = 0            # the tree search's visits to it, all replicates together
 
 
 @dataclass(frozen=True)
@@ -61,16 +67,18 @@ class Decision:
 
 
 class Coach:
-    """The search player's estimates for a person's move. ``policy``: a search spec
-    (``search``, ``search:objective=points``, ``search:budget=128``, ...)."""
+    """A search player's estimates for a person's move. ``policy``: a search spec
+    (``search``, ``search:objective=points``, ``search:budget=128``, ``ismcts``, ...)."""
 
     def __init__(self, policy: str = "search", seed: int = 0):
         spec = check_policy(policy)
-        if not spec.startswith("search"):
-            raise ValueError(f"the coach is a search player; got {policy!r}")
+        if spec.partition(":")[0] not in ("search", "ismcts"):
+            raise ValueError(f"the coach is a search player (search or ismcts); got {policy!r}")
         self.policy = spec
         self.code = policy_code(spec)
-        self.points = bool(self.code & E.OPT_SEARCH_POINTS)
+        self.tree = (self.code & E.POL_KIND) == E.POL_ISMCTS
+        # the bit is search's points objective; ismcts has no such option (its bit is unused)
+        self.points = not self.tree and bool(self.code & E.OPT_SEARCH_POINTS)
         self.seed = int(seed)
         self.asked = 0
 
@@ -87,32 +95,50 @@ class Coach:
         if state.decision is None or state.decision.seat != seat:
             raise ValueError(f"the coach is asked about seat {seat}, which is not to move")
         C, G, H, p, n = state.engine_state()
-        # every option in every world (no racing): the coach wants each option's value
-        C[E.C_POL + seat] = self.code | E.OPT_SEARCH_FLAT
+        # search: every option in every world (no racing): the coach wants each option's value
+        C[E.C_POL + seat] = self.code if self.tree else self.code | E.OPT_SEARCH_FLAT
         frozen = frozen_rules(C, lean=False)
         self.asked += 1
-        per_replicate, options = [], None
+        per_replicate, visits, options = [], 0, None
         for r in range(REPLICATES):
             stream = np.random.SeedSequence([self.seed, self.asked, r]).generate_state(1, np.uint64)
-            cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
-                C, frozen, G, H, p, n, stream[0])
+            if self.tree:
+                cards, suits, stops, _, played, totals, _ = E.ismcts_decision_nb(
+                    C, frozen, G, H, p, n, stream[0])
+                visits = visits + played
+            else:
+                cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
+                    C, frozen, G, H, p, n, stream[0])
             if len(cards) == 0:
                 return []
-            values = totals / np.maximum(played, 1)
+            values = np.where(played > 0, totals / np.maximum(played, 1), np.nan)
             per_replicate.append(-values if self.points else values)
             options = [Option(int(c), int(s), int(x)) for c, s, x in zip(cards, suits, stops)]
         samples = np.array(per_replicate)  # replicate × option
-        return [Hint(o, mean_interval(samples[:, i]), samples[:, i])
+        return [Hint(o, _interval(samples[:, i]), samples[:, i],
+                     int(visits[i]) if self.tree else 0)
                 for i, o in enumerate(options)]
 
     def better(self, best: Hint, other: Hint) -> Estimate:
-        """How much better ``best`` is than ``other`` (positive: better), paired."""
-        diff = best.samples - other.samples
-        return mean_interval(-diff if self.points else diff)
+        """How much better ``best`` is than ``other`` (positive: better), paired over the
+        replicates that valued both."""
+        diff = _interval(best.samples - other.samples)
+        if self.points:
+            return Estimate(-diff.value, -diff.high, -diff.low, diff.n)
+        return diff
 
     def best(self, hints: list[Hint]) -> Hint:
+        """The option the coach's player would choose: search's best value; the tree
+        search's most played option."""
+        if self.tree:
+            return max(hints, key=lambda h: h.played)
         key = (lambda h: -h.value.value) if self.points else (lambda h: h.value.value)
         return max(hints, key=key)
+
+
+def _interval(samples: np.ndarray) -> Estimate:
+    """The mean over the replicates that have a value (NaN: an option a tree never tried)."""
+    return mean_interval(samples[np.isfinite(samples)])
 
 
 def match_option(hints: list[Hint], card: int, suit: int, stacked: bool) -> Option | None:

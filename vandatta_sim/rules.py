@@ -6,8 +6,9 @@ The whole rule set of a game is one frozen :class:`Rules` dataclass. Every field
 a cache/result key: equal rules always give the same key, in any process or Python version.
 
 Rules come from three places, applied in this order by :func:`resolve_rules`: a named preset
-(:data:`PRESETS`), a TOML file (whose optional top-level ``preset = "NAME"`` picks its base and
-whose other keys are fields), and ``--set field=value`` overrides (:func:`parse_override`).
+(:data:`PRESETS`, or a family name of one in :data:`PRESET_ALIASES`), a TOML file (whose
+optional top-level ``preset = "NAME"`` picks its base and whose other keys are fields), and
+``--set field=value`` overrides (:func:`parse_override`).
 Every bad input raises :class:`RulesError` with a one-line message that names the field (or
 file, or preset), the bad value and what is allowed.
 """
@@ -74,12 +75,15 @@ def _bad(name: str, value: object, allowed: str) -> RulesError:
     return RulesError(f"rules: {name} = {_show(value)} is not allowed; allowed: {allowed}")
 
 
-def unknown_error(what: str, name: object, known: Iterable[str]) -> RulesError:
-    """'unknown field/preset' error with a did-you-mean hint when a close match exists."""
+def unknown_error(what: str, name: object, known: Iterable[str],
+                  listing: str | None = None) -> RulesError:
+    """'unknown field/preset' error with a did-you-mean hint when a close match exists; the
+    known names are listed as ``listing`` says, by default comma-separated."""
     known = list(known)
     close = difflib.get_close_matches(str(name), known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return RulesError(f"rules: unknown {what} {name!r}{hint}; known {what}s: {', '.join(known)}")
+    listing = ", ".join(known) if listing is None else listing
+    return RulesError(f"rules: unknown {what} {name!r}{hint}; known {what}s: {listing}")
 
 
 def _as_int(value: object) -> object:
@@ -328,10 +332,43 @@ PRESET_NOTES: dict[str, str] = {
 }
 
 
+# Family names beside the presets named by source codes (spec §3 keeps the codes, which the
+# store's provenance and the reports use): each alias is another spelling of one preset, taken
+# wherever a preset name is and resolved by preset_name before anything is built or recorded.
+PRESET_ALIASES: dict[str, str] = {
+    "familj": "seed002",           # 002: "varianten som spelas i de flesta svenska hem"
+    "samma-spelare": "seed000",    # 000: the eight's player plays again ("same player")
+    "tio-fem-ett": "seed001",      # 001's scale: "åtta ger tio poäng, ess fem och övriga ett"
+    "ess-pa-ess": "seed001-hundred",  # 001's variant: ace on ace ("ess på ess")
+    "barn": "kids",                # 002's children's game
+}
+
+
+def preset_title(name: str) -> str:
+    """A preset's name with its family names, as listings show it: ``seed002 (familj)``."""
+    aliases = [alias for alias, preset in PRESET_ALIASES.items() if preset == name]
+    return f"{name} ({', '.join(aliases)})" if aliases else name
+
+
+def preset_name(name: str) -> str:
+    """The preset that ``name`` (a preset's name or one of its family names) stands for; an
+    unknown name is a one-line error that lists every preset with its family names."""
+    if name in PRESETS:
+        return name
+    if name in PRESET_ALIASES:
+        return PRESET_ALIASES[name]
+    listing = ", ".join(map(preset_title, PRESETS)) + "; `vandatta-sim rules list` describes each"
+    raise unknown_error("preset", name, [*PRESETS, *PRESET_ALIASES], listing)
+
+
+def same_preset(first: str, second: str) -> bool:
+    """Whether two names stand for one preset (a preset and its family name do); an unknown
+    name stands only for itself (it is refused, in its own words, where it is resolved)."""
+    return PRESET_ALIASES.get(first, first) == PRESET_ALIASES.get(second, second)
+
+
 def get_preset(name: str) -> Rules:
-    if name not in PRESETS:
-        raise unknown_error("preset", name, PRESETS)
-    return PRESETS[name]
+    return PRESETS[preset_name(name)]
 
 
 def parse_override(text: str) -> tuple[str, object]:
@@ -397,7 +434,7 @@ def _from_text(text: str, source: str, base: str | None = None) -> Rules:
     preset = data.pop("preset", base or "standard")  # the file's own preset wins over base
     try:
         if not isinstance(preset, str):
-            raise _bad("preset", preset, ", ".join(PRESETS))
+            raise _bad("preset", preset, ", ".join(map(preset_title, PRESETS)))
         # All fields at once, so that players = 8 with decks = 2 is never checked halfway.
         return get_preset(preset).replace(**data)
     except RulesError as exc:

@@ -11,7 +11,7 @@ import tomllib
 import click
 
 from ..paths import check_output_file, check_store_folder
-from ..rules import Rules, RulesError, given_twice, resolve_rules, settings
+from ..rules import Rules, RulesError, given_twice, resolve_rules, same_preset, settings
 from .errors import usage_errors
 
 
@@ -36,9 +36,9 @@ def build_rules(preset, rules_file, overrides, players=None, match=None) -> Rule
 
 def check_preset_once(preset, rules_file) -> None:
     """A ``--preset`` other than the one the ``--rules`` file names is an error (the file's
-    would win silently)."""
+    would win silently); a preset and its family name are one preset."""
     file_preset = _file_preset(rules_file) if preset is not None else None
-    if file_preset is not None and file_preset != preset:
+    if file_preset is not None and not same_preset(file_preset, preset):
         raise RulesError(f"preset is given twice (--preset {preset} and preset = "
                          f"{file_preset!r} in {rules_file}); give it once")
 

@@ -37,6 +37,9 @@ HELP = ("type a card ({examples}) or its number, d to draw; add l (or !) to call
         "quits")
 #: The most digits a choice is read with: no list of options is longer (the rest is refused).
 MAX_CHOICE_DIGITS = 4
+#: The width of the table's own lines (header, state, points): a default terminal's.
+COLUMNS = 80
+_WHOLE = "\0"  # a space that wrapped() never breaks at
 
 #: Plain mode's ASCII for the table's own symbols (other letters lose their accents: ö is o).
 PLAIN_TEXT = str.maketrans({"♣": "c", "♦": "d", "♥": "h", "♠": "s", "·": "|", "─": "-",
@@ -53,6 +56,29 @@ def printable(text: str) -> str:
     return "".join(ch.encode("unicode_escape").decode("ascii")
                    if ch == "\\" or unicodedata.category(ch)[0] == "C" else ch
                    for ch in shorten(text))
+
+
+def whole(text: str) -> str:
+    """``text`` kept on one line by :func:`wrapped` (a seat's name, a seat and its count)."""
+    return text.replace(" ", _WHOLE)
+
+
+def wrapped(text: str, width: int = COLUMNS) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words but never inside
+    a :func:`whole` part (a part longer than a line is a line of its own); the lines after the
+    first are indented by two spaces."""
+    import textwrap
+
+    return [line.replace(_WHOLE, " ") for line in
+            textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False,
+                          subsequent_indent="  ")]
+
+
+def listed(items: list[str], sep: str = " ·") -> str:
+    """``items`` joined by ``sep`` and a space, each item whole and each separator kept with
+    the item before it, so that :func:`wrapped` breaks a line only after a separator."""
+    return " ".join(whole(item + (sep if k < len(items) - 1 else ""))
+                    for k, item in enumerate(items))
 
 
 def ascii_text(text: str) -> str:
@@ -260,7 +286,7 @@ class Person:
                     parts.append(f"{self.who(rows[i][1], viewer)} {rows[i][2]} "
                                  f"(total {rows[i][3]})")
                     i += 1
-                lines.append("points: " + ", ".join(parts))
+                lines.extend(wrapped("points: " + listed(parts, ",")))
                 continue
             elif kind == Event.ELIMINATED:
                 lines.append(f"{w} {'are' if seat == viewer else 'is'} eliminated")
@@ -274,14 +300,20 @@ class Person:
     def status(self, table: Table, seat: int) -> list[str]:
         sc = self.screen
         out = []
+        # These two lines come every turn: a seat is "you" or its number (the header and the
+        # narration name its player), and a line wraps between seats, within 80 columns at
+        # any table size.
+        def short(s: int) -> str:
+            return "you" if s == seat else f"seat {s}"
+
         if table.rules.match_kind != "single":
             totals = table.totals()
-            out.append("scores: " + " · ".join(
-                f"{self.who(s, seat)} {totals[s]}" + ("" if table.active(s) else " (out)")
-                for s in range(table.rules.players)) + f"   ({table.rules.match})")
-        out.append("hands: " + " · ".join(f"{self.who(s, seat)} {table.hand_size(s)}"
-                                          for s in table.seats_in_deal())
-                   + f"   talon {table.talon_size}")
+            out.extend(wrapped("scores: " + listed([
+                f"{short(s)} {totals[s]}" + ("" if table.active(s) else " (out)")
+                for s in range(table.rules.players)]) + f"   ({table.rules.match})"))
+        out.extend(wrapped("hands: " + listed([f"{short(s)} {table.hand_size(s)}"
+                                               for s in table.seats_in_deal()])
+                           + "   " + whole(f"talon {table.talon_size}")))
         top = f"top {sc.card(table.top_card)}"
         if table.suit_named is not None:
             top += f", {sc.suit(table.suit_named)} named"

@@ -28,8 +28,6 @@ SAVED_FORMAT = "vandatta-sim trace"
 #: 16 MiB refuses a file that is no saved game before it fills memory.
 MAX_SAVED_BYTES = 16 << 20
 INT32 = (-2**31, 2**31 - 1)
-#: The header's width: it fits a default 80-column terminal.
-HEADER_COLUMNS = 80
 
 
 def default_coach(rules) -> str:
@@ -38,26 +36,19 @@ def default_coach(rules) -> str:
     return "search" if rules.match_kind == "single" else "search:objective=match"
 
 
-def header_lines(version: str, people, names: dict, rules, seed: int, examples: str,
-                 width: int = HEADER_COLUMNS) -> list[str]:
-    """The lines said before the first deal, each at most ``width`` columns: wrapped between
-    words, never inside a seat's name (a name longer than a line is a line of its own)."""
-    import textwrap
+def header_lines(version: str, people, names: dict, rules, seed: int, examples: str) -> list[str]:
+    """The lines said before the first deal, each within the table's width
+    (:data:`~vandatta_sim.cli.human.COLUMNS`): wrapped between words, never inside a seat's
+    name (a name longer than a line is a line of its own)."""
+    from .human import whole, wrapped
 
-    whole = "\0"  # holds a seat name's words together while wrapping
-
-    def unit(text: str) -> str:
-        return text.replace(" ", whole)
-
-    you = ", ".join(unit(f"seat {s}") for s in people)
-    bots = ", ".join(unit(names[s]) for s in sorted(names) if s not in people)
+    you = ", ".join(whole(f"seat {s}") for s in people)
+    bots = ", ".join(whole(names[s]) for s in sorted(names) if s not in people)
     paragraphs = [f"vandatta-sim {version}, seed {seed}: {you} at the table with {bots}",
                   f"match {rules.match}, lappen at {rules.call_at} card(s)",
                   f"type a card ({examples}) or its number, d to draw, add l to call lappen "
-                  "(" + unit("'h5 l'") + "), ? for help, q to quit"]
-    return [line.replace(whole, " ") for text in paragraphs
-            for line in textwrap.wrap(text, width, break_long_words=False,
-                                      break_on_hyphens=False, subsequent_indent="  ")]
+                  "(" + whole("'h5 l'") + "), ? for help, q to quit"]
+    return [line for text in paragraphs for line in wrapped(text)]
 
 
 def check_people(people, players: int) -> tuple[int, ...]:

@@ -20,7 +20,8 @@ from .paramtypes import (ASCII_INT, MAX_GAME_INDEX, MAX_SIMULATE_GAMES, MAX_SWEE
 # --- the rules -----------------------------------------------------------------------------------
 
 preset_option = click.option("--preset", default=None, metavar="NAME",
-                             help="Preset to start from (see `rules list`); default standard.")
+                             help="Preset to start from, by its name or family name (see "
+                                  "`rules list`); default standard.")
 rules_file_option = click.option("--rules", "rules_file", type=click.Path(dir_okay=False),
                                  metavar="FILE",
                                  help="TOML variant file (may name a preset and override fields).")

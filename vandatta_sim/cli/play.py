@@ -31,7 +31,8 @@ GAME_OPTIONS = ("preset", "rules_file", "overrides", "players", "match", "polici
                    "option with its 95% interval, and a review after each deal.")
 @click.option("--coach", "coach_policy", default=None, metavar="POLICY",
               help="With --hints: the search player that estimates, e.g. "
-                   "search:objective=points or search:budget=128 [default: search, which "
+                   "search:objective=points, search:budget=128 or ismcts (the tree search: "
+                   "its best move is the one it played most) [default: search, which "
                    "weighs the deal; in a match search:objective=match, which weighs the "
                    "match].")
 @click.option("--save", "save", default=None, metavar="FILE",

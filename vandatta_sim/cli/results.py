@@ -198,7 +198,7 @@ def show_text(key: str, p: dict, stats: dict) -> str:
 
 
 def _warn_capped(summary) -> None:
-    warning = capped_warning(summary)
+    warning = capped_warning(summary.to_dict("records"))
     if warning:
         click.echo(warning, err=True)
 

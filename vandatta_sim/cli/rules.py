@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from ..rules import PRESET_NOTES, PRESETS, RulesError
+from ..rules import PRESET_ALIASES, PRESET_NOTES, PRESETS, RulesError, preset_title, same_preset
 from .builders import build_rules, changes_text, warn_inert
 from .errors import usage_errors
 from .options import rules_options
@@ -17,11 +17,16 @@ def rules_group():
 
 @rules_group.command("list")
 def rules_list():
-    """The presets, each with its source and what it changes from standard."""
+    """The presets, each with its family names, its source and what it changes from standard."""
+    titles = {name: preset_title(name) for name in PRESETS}
+    width = max(map(len, titles.values())) + 2
     for name, rules in PRESETS.items():
         changes = changes_text(rules.diff(PRESETS["standard"]))
-        click.echo(f"{name:<22} {PRESET_NOTES.get(name, '')}")
-        click.echo(f"{'':<22} {changes or '(the defaults)'}  key {rules.key()}")
+        click.echo(f"{titles[name]:<{width}}{PRESET_NOTES.get(name, '')}")
+        click.echo(f"{'':<{width}}{changes or '(the defaults)'}  key {rules.key()}")
+    alias, name = next(iter(PRESET_ALIASES.items()))
+    click.echo(f"A name in brackets is another name of its preset: --preset {alias} is "
+               f"--preset {name}.")
 
 
 @rules_group.command("params")
@@ -61,7 +66,7 @@ def rules_explain(field):
 @usage_errors()
 def rules_show(name, preset, rules_file, overrides, players, match):
     """The fully resolved rules of preset NAME (with any --rules/--set applied), as TOML."""
-    if name is not None and preset is not None and name != preset:
+    if name is not None and preset is not None and not same_preset(name, preset):
         raise RulesError(f"preset is given twice ({name} and --preset {preset}); give it once")
     rules = build_rules(name or preset, rules_file, overrides, players, match)
     warn_inert(rules)

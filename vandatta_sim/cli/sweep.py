@@ -213,7 +213,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
             "below; the table's labels say what each configuration changes)",
             base.rules.diff(type(base.rules)()), table, verdict, command, rules_file))
         click.echo(f"wrote the note to {summary_file}", err=as_json)
-    warning = capped_warning(summary)
+    warning = capped_warning(summary.to_dict("records"))
     if warning:
         click.echo(warning, err=True)
     if plot is not None:

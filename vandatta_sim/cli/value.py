@@ -42,6 +42,10 @@ from .paramtypes import MAX_SWEEP_GAMES, CountType
               metavar="N", help="Matches per table where the rules set a match (default: "
                                 "as --games).")
 @precision_option
+@click.option("--fair", is_flag=True,
+              help="Also the fair score: the rank's score at which players told it are "
+                   "indifferent to one more card (own points and standing), from 2 more runs "
+                   "of --games deals at each of 10 scores per table (needs --games).")
 @sweep_seed_option
 @sweep_threads_option
 @store_option
@@ -52,7 +56,7 @@ from .paramtypes import MAX_SWEEP_GAMES, CountType
 @quiet_option
 @json_option
 def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-              match_games, precision, seed, threads, store, dry_run, label, plot, summary_file,
+              match_games, precision, fair, seed, threads, store, dry_run, label, plot, summary_file,
               quiet, as_json):
     """What one more card of RANK (default an eight) is worth, per scale and player count.
 
@@ -69,12 +73,12 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, poli
                "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message):
         _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-               match_games, precision, seed, threads, store, dry_run, label, plot,
+               match_games, precision, fair, seed, threads, store, dry_run, label, plot,
                summary_file, quiet, as_json)
 
 
 def _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-           match_games, precision, seed, threads, store, dry_run, label, plot, summary_file,
+           match_games, precision, fair, seed, threads, store, dry_run, label, plot, summary_file,
            quiet, as_json):
     from ..report.runner import Runner
     from ..rules import settings
@@ -115,6 +119,9 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
         if precision is not None and not 0 < precision <= 0.5:
             raise SweepError(f"precision = {precision!r} is not allowed; allowed: a "
                              "half-width 0 < H ≤ 0.5")
+        if fair and games is None:
+            raise SweepError("--fair needs --games N (deals per score of its grid), not "
+                             "--precision")
         if games is None and precision is None:
             raise SweepError("give --games N (deals per table) or --precision H (a deal-win "
                              "half-width), e.g. --games 20000")
@@ -131,6 +138,8 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
     if dry_run:
         click.echo(dry_run_text(rules, players, scales, ranks, games, match_games, precision,
                                 seed, store))
+        if fair:
+            click.echo(fair_cost_text(players, scales, ranks, games))
         click.echo(dry_run_estimate(rules, players, scales, ranks, policies, games,
                                     match_games, threads))
         return
@@ -142,14 +151,27 @@ def _value(preset, rules_file, overrides, players, scales, ranks, match, policie
     from ..report.plain import card_value_verdict
 
     verdict = card_value_verdict(table, policy)
+    fairs = (fair_table(rules, runner, players, scales, ranks, policies, games, seed)
+             if fair else None)
     if as_json:
         out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
                "games": games, "precision": precision,
                "rows": [{k: _json_value(v) for k, v in row.items()}
                         for row in table.to_dict("records")], "verdict": verdict}
+        if fairs is not None:
+            out["fair"] = [{"scale": sc, "players": n, "rank": r, "grid": list(f["points"].grid),
+                            "games": f["points"].n,
+                            **{k: {"text": f[k].text(), "value": _json_value(f[k].value),
+                                   "low": _json_value(f[k].low),
+                                   "high": _json_value(f[k].high),
+                                   "open_above": f[k].open_above}
+                               for k in ("points", "standing")}}
+                           for (sc, n, r), f in fairs.items()]
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         click.echo(value_text(table, rules, policy, seed))
+        if fairs is not None:
+            click.echo("\n" + fair_text(fairs, games))
         if not quiet:
             click.echo("\n" + verdict)
     if summary_file is not None:
@@ -190,6 +212,45 @@ def dry_run_text(rules, players, scales, ranks, games, match_games, precision, s
                  + (f" and {match_configs} runs of {matches:,} matches ({rules.match})"
                     if match_configs else "")
                  + f": {total:,} games in all (stored ones are read back, not played again)")
+    return "\n".join(lines)
+
+
+def fair_table(rules, runner, players, scales, ranks, policies, games, seed) -> dict:
+    """The fair score of each (scale, players, rank): report.fair_score on single deals."""
+    from ..report.fair_score import fair_scores
+
+    return {(scale, n, rank): fair_scores(rules.replace(players=n, scale=scale), runner,
+                                          policies, rank, games, seed)
+            for scale in scales for n in players for rank in ranks}
+
+
+def fair_cost_text(players, scales, ranks, games) -> str:
+    """What --fair adds: 2 runs of ``games`` deals at each score of the grid, per table."""
+    from ..report.fair_score import GRID_CARDS
+
+    runs = 2 * len(GRID_CARDS)
+    total = runs * games * len(players) * len(scales) * len(ranks)
+    return (f"--fair: {runs} more runs of {games:,} deals per (table, rank) (2 at each of "
+            f"{len(GRID_CARDS)} scores): {total:,} more deals in all")
+
+
+def fair_text(fairs: dict, games: int) -> str:
+    """The fair scores, one line per (scale, players, rank), with what they cost."""
+    from ..report.fair_score import GRID_CARDS
+
+    lines = ["Fair score: the rank's score s* at which players told it scores s* are "
+             "indifferent to one more card",
+             "(Δ own points = 0; on standing: own points minus the mean opponent's). Each "
+             "score of a grid from 0 to",
+             "100 ordinary cards is played with every seat told it, on the same deals; the "
+             "interval inverts the paired",
+             "z-test (95 %) over the scores, Δ interpolated per deal between them; 'none' "
+             "means no score of the grid is",
+             f"accepted. Cost: 2 runs of {games:,} deals at each of {len(GRID_CARDS)} scores "
+             f"per line ({2 * len(GRID_CARDS) * games:,} deals)."]
+    for (scale, n, rank), f in fairs.items():
+        lines.append(f"  {scale}, {n} players, rank {rank}: own points {f['points'].text()}; "
+                     f"standing {f['standing'].text()}")
     return "\n".join(lines)
 
 

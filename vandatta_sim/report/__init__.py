@@ -11,6 +11,8 @@ designs``); this package re-exports nothing.
 * :mod:`.variants`: the catalogue of rule variants the reports compare;
 * :mod:`.verdicts`: verdicts on claims and how parts combine;
 * :mod:`.card_value`: the card-value experiment (``vandatta-sim value``) and its break-even;
+* :mod:`.fair_score`: the fair score (``value --fair``), the score at which one more card gains
+  nothing, by test inversion over a grid of scores;
 * :mod:`.eight_play`: how a seat plays its eights, read from traced deals;
 * :mod:`.plain`: the commands' plain verdicts, in two to four everyday sentences;
 * :mod:`.summary_note`: the pasteable note of ``--summary FILE.md``.

@@ -10,6 +10,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -17,7 +18,9 @@ from .. import ENGINE_VERSION
 from ..rules import Rules, RulesError
 from ..simulate import (Seats, SimulationError, check_count, check_swap_rank, check_swap_seat,
                         check_threads)
-from ..store import Store
+
+if TYPE_CHECKING:
+    from ..store import Store
 
 
 DEFAULT_CHUNK_SIZE = 100_000
@@ -120,6 +123,8 @@ def dedupe_configs(configs: Iterable[Config]) -> list[Config]:
 
 
 def as_store(store) -> Store:
+    from ..store import Store  # here: the store loads pandas and pyarrow, a summary needs neither
+
     return store if isinstance(store, Store) else Store(store)
 
 

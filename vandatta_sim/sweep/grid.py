@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 
 from ..paths import PathError, loads_toml, read_text_file
-from ..rules import Rules, RulesError, parse_override, given_twice, resolve_rules, settings
+from ..rules import (Rules, RulesError, given_twice, parse_override, preset_name, resolve_rules,
+                     settings)
 from ..simulate import (Seats, SimulationError, check_policy, check_probability, check_swap_rank,
                         is_seat_assignment)
 from .config import Config, SweepError, checked_by, checked_run_settings, dedupe_configs
@@ -155,6 +156,8 @@ def _expand(presets: Sequence[str | None], rules_file, changes: Mapping,
             raise SweepError(f"{name} is varied twice; give each field once")
         if name in changes:
             raise SweepError(f"{name} is both set and varied; give it once")
+    # a family name is its preset's own name from here on: in labels, provenance and keys
+    presets = [None if preset is None else preset_name(preset) for preset in presets]
     bases = {preset: resolve_rules(preset=preset, file=rules_file) for preset in presets}
     show = {"policy": len(policy_specs) > 1 or "policy" in explicit,
             "forget": len(forget_specs) > 1 or "forget" in explicit,

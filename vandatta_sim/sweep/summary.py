@@ -7,17 +7,23 @@ records of summary rows, and the stored games they are read from.
 from __future__ import annotations
 
 import math
+import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ..stats import (Estimate, Moments, column_estimate, proportion, ratio_of_sums,
                      win_rate_half_width)
-from ..store import Store
 from ..tables import format_estimate as _estimate
 from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, as_store
+
+if TYPE_CHECKING:  # a small simulate sums its games without pandas or the store (pyarrow)
+    import pandas as pd
+
+    from ..store import Store
 
 
 @dataclass(frozen=True)
@@ -42,20 +48,21 @@ class SummaryStats:
     feel: tuple[Moments, ...] = ()
 
     @classmethod
-    def of(cls, df: pd.DataFrame, players: int) -> SummaryStats:
-        n = len(df)
-        winner = df["winner"].to_numpy().astype(np.int64)
+    def of(cls, df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> SummaryStats:
+        """The statistics of a game table: a DataFrame, or its columns by name."""
+        winner = np.asarray(df["winner"]).astype(np.int64)
+        n = len(winner)
         wins = np.bincount(winner[winner >= 0], minlength=players)[:players]
-        points = tuple(Moments.of(df[f"points_{s}"].to_numpy(np.float64))
+        points = tuple(Moments.of(np.asarray(df[f"points_{s}"], np.float64))
                        for s in range(players))
-        b = df["blocked"].to_numpy().astype(np.int64)
-        d = df["deals"].to_numpy().astype(np.int64)
+        b = np.asarray(df["blocked"]).astype(np.int64)
+        d = np.asarray(df["deals"]).astype(np.int64)
         feel = feel_values(df, players)
         return cls(players, n, tuple(int(w) for w in wins),
-                   Moments.of(df["turns"].to_numpy(np.float64)),
+                   Moments.of(np.asarray(df["turns"], np.float64)),
                    Moments.of(loser_points(df, players)),
                    (int(b.sum()), int(d.sum()), int(b @ b), int(b @ d), int(d @ d)),
-                   bool(np.all(d == 1)), int(df["capped"].to_numpy().sum()), points,
+                   bool(np.all(d == 1)), int(np.asarray(df["capped"]).sum()), points,
                    Moments.of(d.astype(np.float64)), tuple(feel),
                    tuple(Moments.of(v) for v in feel.values()))
 
@@ -112,14 +119,14 @@ class SummaryStats:
         return out
 
 
-def loser_points(df: pd.DataFrame, players: int) -> np.ndarray:
+def loser_points(df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> np.ndarray:
     """Per game, the mean points of the players who did not win (all of them in a game
     without a winner): the ``loser_points`` measure, one value per game."""
-    winner = df["winner"].to_numpy().astype(np.int64)
-    total = np.zeros(len(df), np.int64)
-    winner_points = np.zeros(len(df), np.int64)
+    winner = np.asarray(df["winner"]).astype(np.int64)
+    total = np.zeros(len(winner), np.int64)
+    winner_points = np.zeros(len(winner), np.int64)
     for s in range(players):
-        seat_points = df[f"points_{s}"].to_numpy()
+        seat_points = np.asarray(df[f"points_{s}"])
         total += seat_points
         winner_points = np.where(winner == s, seat_points, winner_points)
     return (total - winner_points) / (players - (winner >= 0))
@@ -135,7 +142,7 @@ FEEL_MATCH_MEASURES = (("points_lead_changes", 2, False), ("points_behind", 1, F
                        ("points_comeback_share", 1, True))
 
 
-def feel_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
+def feel_values(df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
     """Per game, the value whose mean is each game-feel field (empty without the feel columns):
     ``lead_changes`` per deal; over the deals someone won (0 in a game without one): the
     winner's worst lag in cards (``winner_behind``), the share won from last place
@@ -156,16 +163,16 @@ def feel_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
               "winner_behind": per(df["behind"], won),
               "comeback_share": per(df["comebacks"], won),
               "decisiveness": per(df["decisive_turns"], df["won_turns"])}
-    turns = [df[f"seat_turns_{s}"].to_numpy(np.int64) for s in range(players)]
-    choices = [df[f"choice_turns_{s}"].to_numpy(np.int64) for s in range(players)]
-    options = [df[f"options_{s}"].to_numpy(np.int64) for s in range(players)]
+    turns = [np.asarray(df[f"seat_turns_{s}"], np.int64) for s in range(players)]
+    choices = [np.asarray(df[f"choice_turns_{s}"], np.int64) for s in range(players)]
+    options = [np.asarray(df[f"options_{s}"], np.int64) for s in range(players)]
     values["choice_share"] = per(sum(choices), sum(turns))
     values["mean_options"] = per(sum(options), sum(turns))
     if "points_lead_changes" in df:
-        winner = df["winner"].to_numpy()
-        values |= {"points_lead_changes": df["points_lead_changes"].to_numpy(np.float64),
+        winner = np.asarray(df["winner"])
+        values |= {"points_lead_changes": np.asarray(df["points_lead_changes"], np.float64),
                    "points_behind": per(df["points_behind"], winner >= 0),
-                   "points_comeback_share": df["points_comeback"].to_numpy(np.float64)}
+                   "points_comeback_share": np.asarray(df["points_comeback"], np.float64)}
     for s in range(players):
         values[f"choice_share_{s}"] = per(choices[s], turns[s])
         values[f"mean_options_{s}"] = per(options[s], turns[s])
@@ -245,14 +252,15 @@ def format_feel_table(summary: pd.DataFrame) -> str:
                                    "ll" + "l" * len(measures), style="text")
 
 
-def capped_warning(summary: pd.DataFrame) -> str | None:
-    """One line for stderr when any configuration has capped games, else None: what the cap
-    does to the means, so that nobody reads them as if every game had ended normally."""
-    capped = summary[summary["capped_share"].fillna(0) > 0]
-    if capped.empty:
+def capped_warning(rows: Iterable[Mapping]) -> str | None:
+    """One line for stderr when any configuration (a summary row: ``summary.to_dict
+    ("records")``) has capped games, else None: what the cap does to the means, so that
+    nobody reads them as if every game had ended normally."""
+    capped = [row for row in rows if row["capped_share"] > 0]  # NaN (no games) is not > 0
+    if not capped:
         return None
     which = ", ".join(f"{row['label'] or row['key']}: {100 * row['capped_share']:.2f}%"
-                      for _, row in capped.iterrows())
+                      for row in capped)
     return (f"warning: capped games ({which}) stop at the cap with no winner: mean_turns is "
             "a lower bound on the true mean length, win rates count them as nobody's win, and "
             "their points are the hands held at the cap")
@@ -269,7 +277,8 @@ def _jsonable(value):
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_jsonable(v) for v in value]
-    if value is pd.NA:
+    pandas = sys.modules.get("pandas")  # where pandas is not loaded, no value is its NA
+    if pandas is not None and value is pandas.NA:
         return None
     return value
 
