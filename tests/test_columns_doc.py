@@ -45,7 +45,7 @@ def test_per_game_columns_are_the_documented_ones():
 def test_summary_comparison_and_json_fields_are_the_documented_ones(tmp_path):
     args = ["sweep", "--match", "single", "--vary", "stacking=false,true", "--players",
             PLAYERS, "--games", 50, "--seed", 1, "--store", tmp_path / "s", "--json",
-            "--per-seat"]
+            "--per-seat", "--feel"]
     result = CliRunner().invoke(cli_main, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

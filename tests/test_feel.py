@@ -85,7 +85,9 @@ def test_a_sweep_prints_and_stores_the_feel_with_intervals_and_paired_difference
     from vandatta_sim.sweep.summary import FEEL_MEASURES
 
     args = ["sweep", "--preset", "kids", "--match", "single", "--vary", "stacking=false,true",
-            "--players", 3, "--games", 400, "--seed", 2, "--store", tmp_path / "s"]
+            "--players", 3, "--games", 400, "--seed", 2, "--store", tmp_path / "s", "--feel"]
+    plain = run_cli(*args[:-1], "--store", tmp_path / "lean")  # without --feel: none of it
+    assert plain.exit_code == 0 and "game feel" not in plain.output, plain.output
     shown = run_cli(*args, "--summary", tmp_path / "note.md")
     assert shown.exit_code == 0, shown.output
     assert "game feel:" in shown.output and "game feel, Δ:" in shown.output
@@ -137,10 +139,10 @@ def test_feel_values_are_per_game_ratios_that_stay_in_their_range(rows):
     assert (values["choice_share_1"] == 0).all() and (values["mean_options_0"] >= 1).all()
 
 
-def test_a_key_stored_before_the_feel_keeps_its_columns_and_shows_none(tmp_path):
+def test_a_key_stored_without_the_feel_keeps_its_columns_and_shows_none(tmp_path, capsys):
     """A key whose chunks were stored without the feel columns gets more chunks of the same
-    columns (a chunk with other columns could not be read with them), and its summary and
-    comparisons leave the feel out instead of failing."""
+    columns (a chunk with other columns could not be read with them), says so, and its
+    summary and comparisons leave the feel out instead of failing."""
     from vandatta_sim.simulate import Seats
     from vandatta_sim.store import Store
     from vandatta_sim.sweep import Config, run_sweep
@@ -153,7 +155,8 @@ def test_a_key_stored_before_the_feel_keeps_its_columns_and_shows_none(tmp_path)
     store = Store(tmp_path / "s")
     key = old.key(3, 100)
     store.write_chunk(key, 0, simulate(rules, 100, seed=3), first_game=0)
-    summary = run_sweep([old, new], games=300, seed=3, chunk_size=100, store=store)
+    summary = run_sweep([old, new], games=300, seed=3, chunk_size=100, store=store, feel=True)
+    assert f"{key}: its games were stored without the game feel" in capsys.readouterr().err
     assert stored_feel_columns(store, key) == ()
     assert all(set(store.chunk_columns(key, c)) == set(store.chunk_columns(key, 0))
                for c in range(3))

@@ -267,8 +267,8 @@ def test_chunks_are_simulate_slices_and_a_second_run_does_no_work(tmp_path):
     assert list(first["games"]) == [5000, 5000] and list(first["new_games"]) == [5000, 5000]
     for config in configs:
         games = load_config_games(config, 3, 2000, store)
-        expected = simulate(config.rules, 5000, seed=3, policies=config.seats, feel=True)
-        pd.testing.assert_frame_equal(games, expected)  # sweeps record the game feel
+        expected = simulate(config.rules, 5000, seed=3, policies=config.seats)
+        pd.testing.assert_frame_equal(games, expected)
     files = sorted(store.glob("*/chunk-*.parquet"))
     assert len(files) == 2 * 3
     stamps = {p: p.stat().st_mtime_ns for p in files}
@@ -511,7 +511,7 @@ def test_local_executor_returns_each_task_as_simulate_plays_it():
         done, games = executor.next()
         assert done == task
         expected = simulate(first.rules, task.games, seed=5, policies=first.seats,
-                            first_game=task.first_game, feel=True)
+                            first_game=task.first_game)
         pd.testing.assert_frame_equal(games, expected)
     assert executor.pending() == 0
     executor.close()

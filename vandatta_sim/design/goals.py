@@ -25,6 +25,7 @@ from ..report.runner import Runner, make_config
 from ..rules import Rules
 from ..stats import Estimate, mean_interval, ratio_of_means
 from ..sweep import summarize
+from ..sweep.summary import FEEL_MATCH_MEASURES, FEEL_MEASURES
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,11 @@ def known_measures() -> str:
     return ", ".join([*_NAMED, *(f"{p}_<seat>" for p in _PER_SEAT)])
 
 
+def is_feel_measure(name: str) -> bool:
+    """Whether the measure is one of the game feel's (its games must record it)."""
+    return name in {m for m, _, _ in FEEL_MEASURES + FEEL_MATCH_MEASURES}
+
+
 def find_measure(name: str) -> Measure | None:
     """The measure called ``name`` (``win_rate_1`` and the like included), or None."""
     if name in _NAMED:
@@ -142,7 +148,7 @@ def _table_estimates(df: pd.DataFrame, rules: Rules, measures: Sequence[Measure]
         elif m.name == "match_length":
             out.append(mean_interval(df["deals"].to_numpy(np.float64)) if rules.match != "single"
                        else Estimate(math.nan, math.nan, math.nan, len(df)))
-        elif m.name not in summary:  # the game feel of games stored before it was recorded
+        elif m.name not in summary:  # the game feel of games stored without it
             out.append(Estimate(math.nan, math.nan, math.nan, len(df)))
         else:
             out.append(Estimate(summary[m.name], summary[f"{m.name}_low"],

@@ -51,7 +51,7 @@ class ChunkTask:
     index: int
     first_game: int
     games: int
-    feel: bool = True  # with the game feel's columns (docs/columns.md)
+    feel: bool = False  # with the game feel's columns (docs/columns.md; sweep --feel)
 
     def compute(self, threads: int | None) -> pd.DataFrame:
         """The chunk's games; the same table for every thread count."""
