@@ -1,4 +1,4 @@
-"""reports/design.md: the rules designer on the two worked examples in examples/.
+"""reports/design.md: the rules designer on the three worked examples in examples/.
 
     python analyses/design.py --out reports/design.md [--quick]
 
@@ -21,7 +21,7 @@ from vandatta_sim.design.search import run_design
 from vandatta_sim.tables import format_table
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SPECS = ("fair-two-player-design.toml", "kids-table-design.toml")
+SPECS = ("fair-two-player-design.toml", "kids-table-design.toml", "lively-table-design.toml")
 QUICK_SEARCH = {"trials": 6, "games": 300, "final_games": 600, "finalists": 2}
 
 

@@ -21,7 +21,9 @@ from vandatta_sim.report.runner import make_config
 from vandatta_sim.report.variants import CALL_FORGET, Variant, single
 from vandatta_sim.report.variants import variants as all_variants
 from vandatta_sim.report.verdicts import CONTRADICTED, SUPPORTED, claim_verdict
-from vandatta_sim.stats import Estimate, paired_difference
+from vandatta_sim.simulate import simulate
+from vandatta_sim.stats import Estimate, mean_interval, paired_difference
+from vandatta_sim.sweep.summary import FEEL_MEASURES, feel_values
 from vandatta_sim.tables import format_table
 
 MAIN_PLAYERS = 4
@@ -44,6 +46,8 @@ def run_all(ctx: common.Context, variants: list[Variant]) -> dict:
                 r["deal"] = deal_summary(df, players)
                 r["arrays"] = {k: df[k].to_numpy(np.int64) for k in LENGTHS}
                 r["arrays"]["points"] = mean_points(df)
+                r["feel"] = feel_values(with_feel(df, v, players, n_deals,
+                                                  ctx.seeds["variant_deals"]), players)
     ctx.log("matches to 100")
     configs = [make_config(v.rules.replace(players=MAIN_PLAYERS, match="elimination:100"),
                            common.POLICY, forget=v.forget, label=v.name) for v in variants]
@@ -68,11 +72,137 @@ def run_all(ctx: common.Context, variants: list[Variant]) -> dict:
         r, b = res[v.name], res[v.baseline]
         r["delta"] = {k: paired_difference(r["arrays"][k], b["arrays"][k])
                       for k in ("turns", "plays", "draws", "points")}
+        r["feel_delta"] = {m: paired_difference(r["feel"][m], b["feel"][m]) for m in FEEL}
         r["delta_skill"] = paired_difference(r["skill_games"], b["skill_games"])
         r["delta_strong"] = paired_difference(r["strong_games"], b["strong_games"])
         r["survival"] = (None if v.name == v.baseline
                          else survival(r["delta_skill"], r["delta_strong"]))
     return res
+
+
+#: The game feel's measures in the report (docs/columns.md, "Game-feel fields"): name, words,
+#: decimals, shown as a percentage.
+FEEL = tuple(m for m, _, _ in FEEL_MEASURES)
+FEEL_WORDS = {"lead_changes": "lead changes/deal", "winner_behind": "winner's worst lag (cards)",
+              "comeback_share": "comebacks", "decisiveness": "decisiveness",
+              "choice_share": "turns with a choice", "mean_options": "options/turn"}
+
+
+def with_feel(df, v: Variant, players: int, games: int, seed: int):
+    """The games with their game-feel columns: as stored where the store has them, else the
+    same games played again by the kernel that records them (game i depends only on the seed
+    and i, so they are the stored games; runs stored before the feel was recorded lack it)."""
+    if "lead_changes" in df:
+        return df
+    felt = simulate(single(v.rules, players=players), games, int(seed),
+                    policies=common.POLICY, forget=v.forget, feel=True)
+    assert (felt["turns"].to_numpy() == df["turns"].to_numpy()).all(), "not the same games"
+    return felt
+
+
+def shown(v: Variant) -> str:
+    """A variant's name as the tables show it (presets in code font)."""
+    return f"`{v.name}`" if v.group == "preset" else v.name
+
+
+def feel_table(variants, res) -> str:
+    """Per variant each game-feel measure with its 95% interval and its paired difference from
+    the variant's baseline (n.s. where that interval holds 0)."""
+    header = ["variant"]
+    for m in FEEL:
+        header += [FEEL_WORDS[m], "Δ"]
+    rows = []
+    for v in variants:
+        r = res[v.name]
+        row = [shown(v)]
+        for m, _, pct in FEEL_MEASURES:
+            digits = 1 if pct else 2
+            row.append(fmt(mean_interval(r["feel"][m]), "pct" if pct else "num", digits))
+            row.append("–" if v.name == v.baseline else fmt(
+                r["feel_delta"][m], "pp" if pct else "diff", digits))
+        rows.append(row)
+    return format_table(header, rows, "l" + "r" * (len(header) - 1))
+
+
+def one_in(share: float) -> str:
+    """A share as a family reads it: "1 in 5 deals" (about)."""
+    return f"1 in {max(1, round(1 / share))}" if share > 0 else "none"
+
+
+def feel_paragraph(variants, res) -> str:
+    """The plain words: which single rule or preset moves comebacks and lead changes most
+    (among the differences whose interval excludes 0)."""
+    out = []
+    for m, what in (("comeback_share", "comebacks (deals won by a seat that was last at some "
+                                       "point)"),
+                    ("lead_changes", "lead changes")):
+        moved = [v for v in variants if v.name != v.baseline
+                 and res[v.name]["feel_delta"][m].significant]
+        if not moved:
+            out.append(f"No variant changes {what} distinguishably from its baseline.")
+            continue
+        up = max(moved, key=lambda v: res[v.name]["feel_delta"][m].value)
+        down = min(moved, key=lambda v: res[v.name]["feel_delta"][m].value)
+        parts = []
+        for v in ([up] if down is up else [up, down]):
+            new, old = (float(np.mean(res[n]["feel"][m])) for n in (v.name, v.baseline))
+            if m == "comeback_share":
+                parts.append(f"with `{v.name}`, {what.split(' (')[0]} go from about "
+                             f"{one_in(old)} deals to {one_in(new)}")
+            else:
+                parts.append(f"with `{v.name}` the lead changes hands {new:.1f} times a deal "
+                             f"instead of {old:.1f}")
+            what = what.split(" (")[0]
+        out.append("; ".join(parts) + ".")
+    return " ".join(out)
+
+
+def fig_feel(ctx, variants, res) -> str:
+    """One panel per game-feel measure: every variant's estimate with its 95% interval, the
+    baseline's value as a line."""
+    fig, axes = plt.subplots(1, len(FEEL), figsize=(16, 0.22 * len(variants) + 1.6),
+                             sharey=True)
+    y = np.arange(len(variants))[::-1]
+    for ax, (m, _, pct) in zip(axes, FEEL_MEASURES):
+        scale = 100 if pct else 1
+        ests = [mean_interval(res[v.name]["feel"][m]) for v in variants]
+        v_, err = common._values_and_bars(ests, scale)
+        ax.errorbar(v_, y, xerr=err, fmt="o", markersize=3, capsize=2, color=common.COLORS[0])
+        ax.axvline(scale * float(np.mean(res["standard"]["feel"][m])), color="black",
+                   linewidth=0.8)
+        ax.set_title(FEEL_WORDS[m] + (" (%)" if pct else ""), fontsize=9)
+        ax.tick_params(labelsize=7)
+    axes[0].set_yticks(y)
+    axes[0].set_yticklabels([v.name for v in variants], fontsize=7)
+    fig.tight_layout()
+    return common.save(fig, ctx, "variants-feel", "The game feel of every variant (4 players, "
+                       "single deals), each measure with its 95% interval; the line is "
+                       "standard's value")
+
+
+def feel_section(ctx, variants, res) -> str:
+    c = ctx.counts
+    return (
+        "## Game feel
+
+"
+        "How the deals *feel* (docs/columns.md, *Game-feel fields*, defines each measure and "
+        "its source: Browne's and Ludii's game-evaluation measures with hand size as the "
+        "evaluation): *lead changes/deal*: how often the seat holding strictly the fewest cards "
+        "changes; *winner's worst lag*: how many cards the eventual winner was behind the "
+        "leader at worst; *comebacks*: deals won by a seat that held strictly the most cards "
+        "at the end of some turn; *decisiveness*: the share of the deal's turns after which "
+        "the winner led to the end (high: decided early); *turns with a choice*: turns whose "
+        "first move had two or more options (distinct cards, or drawing where the rules let a "
+        "player decline); *options/turn*: their mean number. "
+        f"{MAIN_PLAYERS} players, `{common.POLICY}`, the same {c['variant_deals']:,} single "
+        "deals per variant as the summary table. Δ: the paired difference from the variant's "
+        "baseline with its 95% interval; the multiplicity rule is the summary table's: each "
+        "difference is read on its own interval, marked n.s. where it holds 0, with no "
+        f"correction across the {len(variants) - 2} variants and {len(FEEL)} measures (so a few "
+        "of the smallest marked differences may be chance).\n\n"
+        + feel_paragraph(variants, res) + "\n\n"
+        + feel_table(variants, res) + "\n\n" + fig_feel(ctx, variants, res) + "\n")
 
 
 def skill_of(ctx: common.Context, variants: list[Variant], skilled: str, count: str) -> list:
@@ -399,6 +529,7 @@ def main() -> None:
              "P(förhand wins) − P(the deal is won) / players, in percentage points, single "
              f"deals, {c['variant_deals']:,} per cell.\n\n" + forhand_table(variants, res)
              + "\n" + fig_forhand(ctx, variants, res, presets) + "\n")
+    text += feel_section(ctx, variants, res)
     text += notes(variants, res)
     ctx.write(text)
 

@@ -38,19 +38,24 @@ def test_per_game_columns_are_the_documented_ones():
     rules = get_preset("standard").replace(players=PLAYERS, match="single")
     df = simulate(rules, 20, seed=1, swap="8")
     assert set(df.columns) == documented("Per-game columns")
+    felt = simulate(rules.replace(match="deals:2"), 5, seed=1, swap="8", feel=True)
+    assert set(felt.columns) - set(df.columns) == documented("Game-feel columns")
 
 
 def test_summary_comparison_and_json_fields_are_the_documented_ones(tmp_path):
     args = ["sweep", "--match", "single", "--vary", "stacking=false,true", "--players",
             PLAYERS, "--games", 50, "--seed", 1, "--store", tmp_path / "s", "--json",
-            "--per-seat"]
+            "--per-seat", "--feel"]
     result = CliRunner().invoke(cli_main, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     summary, comparison = documented("Summary fields"), documented("Comparison fields")
+    # single deals: no match measures (the game feel's on points, deals per match compared)
+    feel = {name for name in documented("Game-feel fields") if not name.startswith("points_")}
+    summary |= feel
+    comparison |= {f"delta_{name}" for name in feel if not name[-1].isdigit()}
     base, other = data["configs"]
     assert set(base) == with_intervals(summary, base) | {"baseline", "paired_games"}
-    # single deals: no deals per match to compare (delta_mean_deals is for matches only)
     assert set(other) == with_intervals(summary | comparison - {"delta_mean_deals"}, other)
     run_fields = re.findall(r"`(\w+)`", DOC.read_text(encoding="utf-8").split(
         "`sweep --json` also gives the run:", 1)[1].split("\n\n", 1)[0])

@@ -271,8 +271,8 @@ def test_the_design_examples_run_with_a_small_budget(tmp_path, path):
     assert "Verdict" in design_text(result)
 
 
-def test_there_are_two_design_examples():
-    assert len(DESIGN_EXAMPLES) == 2
+def test_there_are_three_design_examples():
+    assert len(DESIGN_EXAMPLES) == 3
 
 
 def test_the_json_fields_are_the_documented_ones(tmp_path):

@@ -62,10 +62,12 @@ def test_trace_replays_the_same_game_as_simulate():
         assert list(summary["totals"]) == [row[f"points_{s}"] for s in range(rules.players)]
 
 
-def test_the_batch_kernel_has_two_kinds_and_both_play_the_same_games():
+def test_the_batch_kernel_has_three_kinds_and_all_play_the_same_games():
     """Heuristic batch runs use the kernel without trace, bookkeeping or search code (a 1-D
-    dummy trace); traces and search seats share the other (a 2-D trace, zero rows to record
-    nothing), so `play` compiles nothing that a search run has not. Both play the same game."""
+    int8 dummy trace), or where asked for the game feel its twin with the feel's bookkeeping
+    (a 1-D int16 dummy); traces and search seats share the third (a 2-D trace, zero rows to
+    record nothing), so `play` compiles nothing that a search run has not. All play the same
+    game."""
     from vandatta_sim import engine
 
     rules = PRESETS["standard"]
@@ -75,8 +77,10 @@ def test_the_batch_kernel_has_two_kinds_and_both_play_the_same_games():
     searched = simulate(rules.replace(match="single"), 2, seed=4, policies="0=search")
     assert len(searched) == 2
     pd.testing.assert_frame_equal(simulate(rules, 30, seed=4), before)
+    felt = simulate(rules, 30, seed=4, feel=True)
+    pd.testing.assert_frame_equal(felt[before.columns], before)
     kinds = {(sig[6].ndim, sig[6].dtype.name) for sig in engine.run_batch_nb.signatures}
-    assert kinds == {(1, "int8"), (2, "int32")}
+    assert kinds == {(1, "int8"), (1, "int16"), (2, "int32")}
 
 
 def test_frozen_rules_play_the_same_games_as_the_general_kernel(monkeypatch):

@@ -402,13 +402,16 @@ def frozen_rules(C: np.ndarray, lean: bool) -> E.FrozenRules:
 
 
 def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, record, deck=(),
-         valuation=None):
+         valuation=None, feel=False):
     C = kernel_constants(rules, seats, deck, valuation)
+    # the kernel with the trace records the game feel always; a heuristic run where asked (its
+    # own kernel, a 1-D int16 dummy: the lean one stays as fast as before, see engine/feel.py)
+    feel = bool(feel or record or seats.any_search())
     # the kernel writes each game's row into the narrowest arrays that hold it (it casts): fresh
     # memory is paid for page by page; measured in a new process, zeroing and first touching
     # the int64 arrays of 200,000 games (192 bytes a game) took 20-180 ms beside about 0.65 s
     # of expert play, these (72 bytes a game) 40-70 ms
-    out = np.zeros((n_games, E.O_SIZE), np.int32)
+    out = np.zeros((n_games, E.O_SIZE if feel else E.O_LEAN_SIZE), np.int32)
     P = rules.players
     points = np.zeros((n_games, P), np.int32)
     eights = np.zeros((n_games, P), np.int8)
@@ -418,8 +421,9 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         trace = np.zeros((record, 4), np.int32)
     else:
         # heuristic players only, nothing recorded: the kernel compiled for this 1-D dummy
-        # has no trace, public bookkeeping or search code at all (the playouts' own kind)
-        trace = np.zeros(0, np.int8)
+        # has no trace, public bookkeeping or search code at all (int8: the playouts' own kind,
+        # int16: the same with the game feel's bookkeeping)
+        trace = np.zeros(0, np.int16 if feel else np.int8)
     frozen = frozen_rules(C, lean=trace.ndim == 1)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
@@ -441,9 +445,33 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
     return out, points, eights, aces, trace, int(out[0, E.O_EVENTS]) if record else 0
 
 
+# The game feel's columns (docs/columns.md defines each): per game, summed over its deals, and
+# for a match its standings on points; then per seat its turns, the turns where it had two or
+# more options, and their options summed.
+FEEL_COLUMNS = ("lead_changes", "won_deals", "won_turns", "behind", "comebacks",
+                "decisive_turns")
+MATCH_FEEL_COLUMNS = ("points_lead_changes", "points_behind", "points_comeback")
+SEAT_FEEL_COLUMNS = ("seat_turns", "choice_turns", "options")
+
+
+def feel_columns(out: np.ndarray, players: int, match: bool) -> dict[str, np.ndarray]:
+    """The game feel's columns of a feel kernel's rows ``out``: FEEL_COLUMNS, then
+    MATCH_FEEL_COLUMNS for a match, then SEAT_FEEL_COLUMNS as ``<name>_<seat>``."""
+    starts = dict(zip(FEEL_COLUMNS, range(E.O_LEAD_CHANGES, E.O_LEAD_CHANGES + 6)))
+    if match:
+        starts.update(zip(MATCH_FEEL_COLUMNS, (E.O_POINTS_LEAD_CHANGES, E.O_POINTS_BEHIND,
+                                               E.O_POINTS_COMEBACK)))
+    columns = {name: out[:, j].astype(np.int32) for name, j in starts.items()}
+    for name, first in zip(SEAT_FEEL_COLUMNS, (E.O_SEAT_TURNS, E.O_CHOICE_TURNS, E.O_OPTIONS)):
+        for s in range(players):
+            columns[f"{name}_{s}"] = out[:, first + s].astype(np.int32)
+    return columns
+
+
 def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAULT_POLICY,
              forget: SeatSpec = None, first_game: int = 0, threads: int | None = None,
-             swap=None, swap_seat: int | None = None, valuation=None) -> pd.DataFrame:
+             swap=None, swap_seat: int | None = None, valuation=None,
+             feel: bool = False) -> pd.DataFrame:
     """Play ``games`` games (deals or matches, by ``rules.match``) and return one row per game.
 
     Parameters
@@ -461,9 +489,12 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
     valuation : the scale the policies weigh as penalty risk (default: the rules' ``scale``).
         Varying ``rules.scale`` with ``valuation`` fixed changes what the cards score and
         nothing of how the game is played (the break-even experiment of a card's value).
+    feel : also return the game feel's columns (:data:`FEEL_COLUMNS`, docs/columns.md): the
+        same games, from a kernel that records them (a few percent slower).
 
     Columns: ``game, winner, points_<s>, turns, plays, draws, reshuffles, blocked, capped,
-    deals, first_winner, eights_<s>, aces_<s>`` (and ``swapped`` for a swap run). Seats are
+    deals, first_winner, eights_<s>, aces_<s>`` (and ``swapped`` for a swap run; the feel
+    columns with ``feel``). Seats are
     numbered from förhand of the first deal. ``winner`` is -1 for a blocked/capped deal or a
     drawn match; ``points_<s>`` are deal points for single deals, match totals otherwise.
     """
@@ -471,13 +502,13 @@ def simulate(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAU
 
     # every column is a fresh array: no copy (merging them into blocks cost 5% of simulate's time)
     return pd.DataFrame(game_columns(rules, games, seed, policies, forget, first_game, threads,
-                                     swap, swap_seat, valuation), copy=False)
+                                     swap, swap_seat, valuation, feel), copy=False)
 
 
 def game_columns(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = DEFAULT_POLICY,
                  forget: SeatSpec = None, first_game: int = 0, threads: int | None = None,
                  swap=None, swap_seat: int | None = None,
-                 valuation=None) -> dict[str, np.ndarray]:
+                 valuation=None, feel: bool = False) -> dict[str, np.ndarray]:
     """:func:`simulate`'s games as its columns, name → array in the table's order: for a
     caller that only sums them (the summary reads either form), without loading pandas."""
     games = check_count(games, "games")
@@ -485,7 +516,7 @@ def game_columns(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = D
     swap = check_swap_rank(swap)
     seats = policies if isinstance(policies, Seats) else Seats.build(rules.players, policies, forget)
     out, points, eights, aces, _, _ = _run(rules, games, seed, seats, first_game, threads, swap,
-                                           swap_seat, 0, valuation=valuation)
+                                           swap_seat, 0, valuation=valuation, feel=feel)
     P = rules.players
     columns = {"game": np.arange(first_game, first_game + games, dtype=np.int64),
                "winner": out[:, E.O_WINNER].astype(np.int8)}
@@ -504,6 +535,8 @@ def game_columns(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = D
         columns[f"aces_{s}"] = aces[:, s].astype(np.int8)
     if swap is not None:
         columns["swapped"] = out[:, E.O_SWAPPED].astype(bool)
+    if feel:
+        columns.update(feel_columns(out, P, rules.match != "single"))
     return columns
 
 
@@ -528,7 +561,8 @@ def trace_game(rules: Rules, seed: int, game: int, policies: SeatSpec = DEFAULT_
         capacity = int(n_events) + 16
 
 
-__all__ = ["SimulationError", "DEFAULT_POLICY", "Seats", "simulate", "trace_game", "kernel_rules",
+__all__ = ["SimulationError", "DEFAULT_POLICY", "Seats", "simulate", "trace_game",
+           "FEEL_COLUMNS", "MATCH_FEEL_COLUMNS", "SEAT_FEEL_COLUMNS", "feel_columns", "kernel_rules",
            "seed_key", "check_count", "check_threads", "check_policy", "policy_code",
            "check_probability",
            "check_swap_rank", "check_swap_seat"]

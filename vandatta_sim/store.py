@@ -277,6 +277,11 @@ class Store:
                 pass
         return rows
 
+    def chunk_columns(self, key: str, index: int) -> list[str]:
+        """The column names of chunk ``index`` of ``key``, read from its footer proof (no column
+        data); BadChunkError when the proof fails."""
+        return sorted(self._footer_proof(key, index)["sha256"])
+
     def _footer_proof(self, key: str, index: int) -> dict:
         """The proof of chunk ``index`` of ``key`` after checking it against the footer and the
         file's name (BadChunkError naming the file and why otherwise)."""

@@ -66,6 +66,9 @@ from .paramtypes import ASCII_INT, MAX_SWEEP_GAMES, CountType
 @click.option("--dask", type=click.Choice(["local"]), help="Run on a Dask LocalCluster.")
 @click.option("--scheduler", metavar="ADDR", help="Run on a Dask cluster: tcp://HOST:PORT.")
 @sweep_threads_option
+@click.option("--feel", is_flag=True,
+              help="Also record the game feel (lead changes, comebacks, real choices; "
+                   "docs/columns.md): a slower kernel.")
 @dry_run_option
 @baseline_option
 @per_seat_option
@@ -76,7 +79,8 @@ from .paramtypes import ASCII_INT, MAX_SWEEP_GAMES, CountType
 @json_option
 def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-              threads, dry_run, baseline, per_seat, label, plot, summary_file, quiet, as_json):
+              threads, feel, dry_run, baseline, per_seat, label, plot, summary_file, quiet,
+              as_json):
     """Run a grid of configurations into the result store, resumably.
 
     The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
@@ -98,13 +102,13 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
         _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
                swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
                threads, dry_run, baseline, per_seat, plot, as_json, signals.stop_requested,
-               label, summary_file, quiet)
+               label, summary_file, quiet, feel)
 
 
 def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
            swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
            dry_run, baseline, per_seat, plot, as_json, stop_requested, label=None,
-           summary_file=None, quiet=False):
+           summary_file=None, quiet=False, feel=False):
     with usage_errors():
         check_store_path(store, write=not dry_run)  # a dry run only reads the store
         tuned.use_store(store)  # tuned:NAME is looked up in this store too
@@ -167,7 +171,7 @@ def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, f
                             backend=backend, threads=threads, command=command,
                             stop_requested=stop_requested,
                             record={"kind": "sweep", "rules_file": rules_file,
-                                    "user_label": label}, **run)
+                                    "user_label": label}, feel=feel, **run)
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
     except OSError as exc:  # a full disk, a folder that became read-only: one line, exit 2

@@ -25,6 +25,7 @@ from ..report.runner import Runner, make_config
 from ..rules import Rules
 from ..stats import Estimate, mean_interval, ratio_of_means
 from ..sweep import summarize
+from ..sweep.summary import FEEL_MATCH_MEASURES, FEEL_MEASURES
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,18 @@ _NAMED = {m.name: m for m in (
     Measure("capped_share", "capped games", "share", 0, 1),
     Measure("loser_points", "losers' points", "number", 0, math.inf, "points"),
     Measure("mean_deals", "deals per game", "number", 1, 1000, "deals"),
+    # the game feel (docs/columns.md, "Game-feel fields")
+    Measure("lead_changes", "lead changes a deal", "number", 0, math.inf, "changes"),
+    Measure("winner_behind", "the winner's worst lag", "number", 0, math.inf, "cards"),
+    Measure("comeback_share", "comebacks", "share", 0, 1),
+    Measure("decisiveness", "decisiveness", "share", 0, 1),
+    Measure("choice_share", "turns with a real choice", "share", 0, 1),
+    Measure("mean_options", "options a turn", "number", 0, math.inf, "options"),
+    Measure("points_lead_changes", "lead changes on points a match", "number", 0, math.inf,
+            "changes", needs_match=True),
+    Measure("points_behind", "the match winner's worst lag", "number", 0, math.inf, "points",
+            needs_match=True),
+    Measure("points_comeback_share", "comebacks on points", "share", 0, 1, needs_match=True),
 )}
 _PER_SEAT = {"win_rate": ("seat {s}'s win rate", "share", 0, 1, ""),
              "mean_points": ("seat {s}'s points", "number", 0, math.inf, "points")}
@@ -97,6 +110,11 @@ _PER_SEAT = {"win_rate": ("seat {s}'s win rate", "share", 0, 1, ""),
 def known_measures() -> str:
     """The measure names, for error messages."""
     return ", ".join([*_NAMED, *(f"{p}_<seat>" for p in _PER_SEAT)])
+
+
+def is_feel_measure(name: str) -> bool:
+    """Whether the measure is one of the game feel's (its games must record it)."""
+    return name in {m for m, _, _ in FEEL_MEASURES + FEEL_MATCH_MEASURES}
 
 
 def find_measure(name: str) -> Measure | None:
@@ -130,6 +148,8 @@ def _table_estimates(df: pd.DataFrame, rules: Rules, measures: Sequence[Measure]
         elif m.name == "match_length":
             out.append(mean_interval(df["deals"].to_numpy(np.float64)) if rules.match != "single"
                        else Estimate(math.nan, math.nan, math.nan, len(df)))
+        elif m.name not in summary:  # the game feel of games stored without it
+            out.append(Estimate(math.nan, math.nan, math.nan, len(df)))
         else:
             out.append(Estimate(summary[m.name], summary[f"{m.name}_low"],
                                 summary[f"{m.name}_high"], len(df)))

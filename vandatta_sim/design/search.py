@@ -36,7 +36,7 @@ from pathlib import Path
 from ..report.runner import Runner
 from ..rules import RulesError
 from ..stats import Estimate
-from .goals import measure_table
+from .goals import is_feel_measure, measure_table
 from .spec import DesignSpec
 
 #: Seeds of the re-measurement: this far from the trials' seeds (trial seeds are the spec's seed
@@ -411,7 +411,8 @@ def run_design(spec: DesignSpec, store="results", storage: str | None = None,
 
     storage = storage or default_storage(spec, store)
     runner = Runner(store=str(store), threads=threads, progress=False,
-                    command=f"vandatta-sim design {spec.source}", record={"kind": "design"})
+                    command=f"vandatta-sim design {spec.source}", record={"kind": "design"},
+                    feel=any(is_feel_measure(goal.measure) for goal in spec.goals))
     new = run_trials(spec, runner, storage, log)
     trials = study_trials(spec, storage)
     tried = candidates(spec, trials)

@@ -21,7 +21,10 @@ a time). The rules the kernels implement are docs/spec.md plus the choices writt
 - ``worlds``: what a search seat believes about the hidden cards (the public bookkeeping,
   compiled into the game through hooks declared in ``primitives``), the worlds it deals, their
   likelihood weights and the audit of its beliefs;
-- ``search``: the search player, compiled into the turn loop through the hook ``game._search``.
+- ``search``: the search player, compiled into the turn loop through the hook ``game._search``;
+- ``feel``: the game feel's measures (lead changes, drama, comebacks, decisiveness, real
+  choices), compiled into the game through hooks declared in ``primitives`` where a kernel
+  records them.
 
 The rules of a turn exist once: every choice a policy makes passes through
 ``primitives._decide``, which in a step hands an external seat's decision out; the heuristic
@@ -49,9 +52,11 @@ scale, seat policies and forget thresholds, a scripted deck, a step's answers), 
 the game: per-deal scalars at ``S_*``, talon, discard pile, per-seat arrays; a step's G has the
 decision and the state at it beyond ``G_SIZE``), ``H`` (uint64: the hand masks and the random
 state) and ``tr``. The type of ``tr`` picks the compiled kind of every game kernel: a 2-D int32
-trace (or zero rows) gives the kernel with the trace, the public bookkeeping, the search player
-and the step's hooks; a 1-D int8 dummy the lean kernel of heuristic batch runs and playouts,
-compiled once more for each ``FrozenRules`` (rules as constants). Inside the kernel C, G and H
+trace (or zero rows) gives the kernel with the trace, the public bookkeeping, the search player,
+the step's hooks and the game feel; a 1-D int8 dummy the lean kernel of heuristic batch runs and
+playouts, compiled once more for each ``FrozenRules`` (rules as constants); a 1-D int16 dummy
+the same heuristic kernel with the game feel's bookkeeping (``simulate(..., feel=True)``, every
+sweep's chunks), so that neither the lean kernel nor the playouts pay for it. Inside the kernel C, G and H
 are :class:`UncheckedArray` views (bare data pointers, no reference counting). The turn's
 helpers are ``inline="always"``, each inlined in few places; a call that is not inlined passes
 positions and counts as ``np.int64(...)`` so that numba compiles it once. Why each of these
@@ -63,11 +68,11 @@ Speed is guarded by an A/B, not by tests: **every engine change quotes** ``make 
 """
 
 # Import order matters: ``_numba`` registers the cache locator before any module decorates a
-# kernel (the ``layout`` it imports has none), and ``search`` and ``worlds`` must be imported
-# before anything compiles, because their overloads of ``game._search`` and of the bookkeeping
-# hooks are what the turn loop calls; numba looks them
+# kernel (the ``layout`` it imports has none), and ``search``, ``worlds`` and ``feel`` must be
+# imported before anything compiles, because their overloads of ``game._search`` and of the
+# bookkeeping hooks are what the turn loop calls; numba looks them
 # up when it first compiles ``run_batch_nb``, by which time this file has run to the end.
-from . import _numba, game, layout, match, policies, primitives, search, worlds  # noqa: F401
+from . import _numba, feel, game, layout, match, policies, primitives, search, worlds  # noqa: F401
 from ._numba import (
     ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, FrozenRules, RulesArray, UncheckedArray, inline, njit)
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)

@@ -32,7 +32,8 @@ from ._numba import (
     NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
     inline, njit)
 from .primitives import (
-    MIX2, U11, _bit, _decide, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
+    MIX2, U11, _bit, _decide, _emit, _feel_move, _feel_new_deal, _feel_turn_end,
+    _feel_turn_start, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
     _next_u64, _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
     _note_reshuffle, _rand_below, _rank, _rank_mask, _script_takes, _scripted_take, _seat,
     _seed_rng, _step, _stopped, _suit, _suit_count, _suit_mask)
@@ -317,6 +318,7 @@ def _move(C, G, H, tr, pol, p, n, forced):
     count = _hand_count(H, p)
     on_top = _on_top(C, G)  # the top does not change while p draws
     m = _legal(C, G, H[p], count, on_top)
+    _feel_move(G, tr, p, m, m == ZERO or not C[R_MUST_PLAY])
     if forced != NO_FORCE:
         card = forced
     else:
@@ -379,6 +381,7 @@ def _answer_duty(C, G, H, tr, pol, p, n, forced):
     """A pending counter-ace or two duty: the ace / two that answers it, or else p draws the
     whole duty, passes, and -1 is returned. ``forced`` as for _move."""
     answers = _duty_answers(C, G, H, p)
+    _feel_move(G, tr, p, answers, answers == ZERO or not C[R_MUST_PLAY])
     cause = CAUSE_COUNTER if G[S_DUTY_ACE] > 0 else CAUSE_TWO
     count = _hand_count(H, p)
     nxt = _step(p, G[S_DIR], n)
@@ -533,6 +536,7 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
             duty = first_duty != 0
         else:
             _emit(G, tr, EV_TURN, _seat(G, p), 0, 0)
+            _feel_turn_start(G, tr)
             G[S_CALL_FORGOT] = 0
             duty = G[S_DUTY_ACE] > 0 or G[S_DUTY_TWO] > 0
         status = 1
@@ -555,13 +559,14 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
         if _stopped(C, G, tr):
             break  # the step: an external seat's decision waits (the deal reads as capped)
         resume = False
+        if status != 2 and G[S_CALL_FORGOT]:
+            _draw_n(C, G, H, tr, p, C[R_CALL_PENALTY],
+                    CAUSE_CALL)
+        _feel_turn_end(G, H, tr, n, turns)  # the standings after the turn (feel kernels only)
         if status == 2:
             result = p
             reason = END_WON
             break
-        if G[S_CALL_FORGOT]:
-            _draw_n(C, G, H, tr, p, C[R_CALL_PENALTY],
-                    CAUSE_CALL)
         idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
         if idle >= n:
             result = -1
@@ -634,6 +639,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
             eights[_seat(G, q)] = _suit_count(H, q, EIGHTS)
             aces[_seat(G, q)] = _suit_count(H, q, ACES)
     _start_card(C, G, H, tr, np.int64(n))
+    _feel_new_deal(G, tr, n)
     result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0)
     G[S_TURNS] = turns
     _hand_points_all(C, G, H, n)

@@ -104,7 +104,24 @@ G_CHOICES = G_CHOICES_N + MAX_SEATS
 G_NAMED = G_CHOICES + MAX_SEATS * CHOICES_KEPT * CHOICE_FIELDS
 G_NAMED_ALLOWED = G_NAMED + MAX_SEATS
 G_NAMED_COUNT = G_NAMED_ALLOWED + MAX_SEATS
-G_SIZE = G_NAMED_COUNT + MAX_SEATS
+# The game feel's bookkeeping (feel.py; kept only by the kernels that record the feel measures,
+# never by a playout or a policy, so it changes no game; docs/columns.md defines the measures).
+# This deal, at the end of each turn so far: F_LEADER the seat holding strictly the fewest
+# cards (-1: a tie), F_LAST_LEADER the last seat that did (-1: none yet), F_LEAD_SINCE the turn
+# from which F_LEADER has done so without a break, F_WAS_LAST a bit per seat that held strictly
+# the most cards, F_FIRST_MOVE 1 while the turn's first move is still to be counted, F_CHANGES
+# the lead changes, F_BEHIND per position its largest lag behind the fewest cards. The match's standings after each deal
+# (F_P_*: the same on penalty points, fewer leading, per seat). The game's real choices per
+# seat: its turns counted, those with two or more options, and their options summed.
+G_FEEL = G_NAMED_COUNT + MAX_SEATS
+(F_LEADER, F_LAST_LEADER, F_LEAD_SINCE, F_WAS_LAST, F_FIRST_MOVE, F_CHANGES, F_P_LEADER,
+ F_P_LAST_LEADER, F_P_WAS_LAST, F_P_CHANGES) = range(G_FEEL, G_FEEL + 10)
+F_BEHIND = G_FEEL + 10
+F_P_BEHIND = F_BEHIND + MAX_SEATS
+F_SEAT_TURNS = F_P_BEHIND + MAX_SEATS
+F_CHOICE_TURNS = F_SEAT_TURNS + MAX_SEATS
+F_OPTIONS = F_CHOICE_TURNS + MAX_SEATS
+G_SIZE = F_OPTIONS + MAX_SEATS
 # The step's fields, beyond G_SIZE: only the step kernel's G has room for them (and only a
 # game whose C says it is a step writes them). The decision the game stopped at (X_*: answers
 # used so far, whether it stopped, the decision's kind (DK_*), position, options (a card-type
@@ -280,6 +297,19 @@ CAUSE_DRAW, CAUSE_ACE, CAUSE_COUNTER, CAUSE_TWO, CAUSE_CALL, CAUSE_START_ACE = (
 END_WON, END_BLOCKED, END_CAPPED = (END_REASONS.index(end) for end in ("won", "blocked", "capped"))
 
 
-# outcome columns of the per-game int32 table (simulate._run allocates it)
+# outcome columns of the per-game int32 table (simulate._run allocates it): O_LEAN_SIZE of them
+# for a kernel that does not record the game feel, O_SIZE for one that does (the feel kernels:
+# a 1-D int16 dummy trace or a 2-D trace; see feel.py). The feel columns, summed over the
+# game's deals (docs/columns.md): lead changes in cards; over the deals someone won: those
+# deals, their turns, the winner's largest lag in cards, the deals won from last place (a
+# comeback), the turns from which the winner led to the end; the match's lead changes on
+# points, its winner's largest lag on points and whether it was last on points at some deal's
+# end; per seat: its turns, those with two or more options, their options summed.
 (O_WINNER, O_TURNS, O_PLAYS, O_DRAWS, O_RESHUFFLES, O_BLOCKED, O_CAPPED, O_DEALS, O_SWAPPED,
- O_FIRST_WINNER, O_EVENTS, O_SIZE) = range(12)
+ O_FIRST_WINNER, O_EVENTS, O_LEAN_SIZE) = range(12)
+(O_LEAD_CHANGES, O_WON_DEALS, O_WON_TURNS, O_BEHIND, O_COMEBACKS, O_DECISIVE_TURNS,
+ O_POINTS_LEAD_CHANGES, O_POINTS_BEHIND, O_POINTS_COMEBACK) = range(O_LEAN_SIZE, O_LEAN_SIZE + 9)
+O_SEAT_TURNS = O_LEAN_SIZE + 9
+O_CHOICE_TURNS = O_SEAT_TURNS + MAX_SEATS
+O_OPTIONS = O_CHOICE_TURNS + MAX_SEATS
+O_SIZE = O_OPTIONS + MAX_SEATS

@@ -9,11 +9,13 @@ from numba import prange
 from .layout import (
     BLOCK, DEAL_CAP, EV_ELIMINATED, EV_END_MATCH, EV_SCORE, G_ACTIVE, G_POINTS, G_SEATS,
     G_SIZE, G_TOTALS, G_WINS, H_SIZE, M_BEST_OF, M_DEALS, M_SINGLE, O_BLOCKED, O_CAPPED,
-    O_DEALS, O_DRAWS, O_EVENTS, O_FIRST_WINNER, O_PLAYS, O_RESHUFFLES, O_SIZE, O_SWAPPED,
+    O_DEALS, O_DRAWS, O_EVENTS, O_FIRST_WINNER, O_PLAYS, O_RESHUFFLES, O_SWAPPED,
     O_TURNS, O_WINNER, R_ELIM_PASS, R_MATCH_KIND, R_MATCH_PARAM, R_PLAYERS, S_DRAWS, S_NEV,
     S_PLAYS, S_RESHUFFLES, S_SWAPPED, S_TURNS)
 from ._numba import _keep_alive, _unchecked, _unchecked_rules, inline, njit
-from .primitives import _emit, _seat, _seed_rng, _stopped, game_seed_nb
+from .primitives import (
+    _emit, _feel_deal_end, _feel_game_end, _feel_game_start, _feel_scored, _seat, _seed_rng,
+    _stopped, game_seed_nb)
 from .game import _play_deal
 
 
@@ -119,8 +121,9 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         G[G_ACTIVE + q] = 1
         G[G_TOTALS + q] = 0
         G[G_WINS + q] = 0
-    for j in range(O_SIZE):
+    for j in range(out.shape[0]):  # O_LEAN_SIZE columns, or O_SIZE in a feel kernel
         out[j] = 0
+    _feel_game_start(G, tr, n_seats)
     out[O_FIRST_WINNER] = -1
     dealer = n_seats - 1
     winner = -1
@@ -140,6 +143,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         out[O_PLAYS] += G[S_PLAYS]
         out[O_DRAWS] += G[S_DRAWS]
         out[O_RESHUFFLES] += G[S_RESHUFFLES]
+        _feel_deal_end(G, tr, out, res)
         if deal_no == 0:
             out[O_FIRST_WINNER] = _seat(G, res) if res >= 0 else -1
         if res == -1:
@@ -147,6 +151,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
         elif res == -2:
             out[O_CAPPED] = 1
         winner = _after_deal(C, G, tr, n, res, deal_no)
+        _feel_scored(C, G, tr, n)
         if winner != MATCH_GOES_ON:
             break
         dealer = _next_dealer(G, n_seats, dealer)
@@ -158,6 +163,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
     out[O_WINNER] = winner
     out[O_SWAPPED] = G[S_SWAPPED]
     out[O_EVENTS] = G[S_NEV]
+    _feel_game_end(C, G, tr, out, winner, n_seats)
     for q in range(n_seats):
         points[q] = G[G_TOTALS + q]
 

@@ -236,6 +236,46 @@ def _note_named(G, H, tr, p, suit, allowed, next_lacks):
     """p names ``suit`` of ``allowed`` (the next player lacking ``next_lacks``)."""
 
 
+# --- the game feel's hooks: the measures of docs/columns.md's game feel ----------------------------
+# Declared here and compiled by overloads in feel.py: a kernel records them where its ``tr`` is a
+# 2-D trace (traces, search seats' real games, the step) or a 1-D int16 dummy (a heuristic run
+# that asks for them: ``simulate(..., feel=True)``); in the lean heuristic kernel and in a
+# playout (1-D int8) they are no code at all. They only read the game and write fields of their
+# own (layout.G_FEEL on, the feel columns of ``out``), so they change no game.
+def _feel_turn_start(G, tr):
+    """A turn begins: its first move's options are the ones counted."""
+
+
+def _feel_move(G, tr, p, options, decline):
+    """Position p chooses a move among the card types of ``options`` and, where ``decline``,
+    drawing (or taking the duty)."""
+
+
+def _feel_turn_end(G, H, tr, n, t):
+    """Turn ``t`` of the deal has ended: the standings in cards."""
+
+
+def _feel_new_deal(G, tr, n):
+    """A deal among n positions is dealt: its standings start afresh."""
+
+
+def _feel_deal_end(G, tr, out, res):
+    """The deal ended with result ``res`` (the winner's position, -1 blocked, -2 capped):
+    its measures are added into the game's row ``out``."""
+
+
+def _feel_game_start(G, tr, n_seats):
+    """A game (a deal or a match) begins."""
+
+
+def _feel_scored(C, G, tr, n):
+    """A match's deal among n positions has been scored: the standings on points."""
+
+
+def _feel_game_end(C, G, tr, out, winner, n_seats):
+    """The game ended (``winner``: a seat, or -1): its per-seat and match measures into ``out``."""
+
+
 # --- the step's hooks: a decision handed out, and the game stopping there -----------------------
 # Every choice a seat makes passes through ``_decide`` after its policy has made it; in a game
 # that ``vandatta_sim.step`` plays (C[C_STEP] > 0) an external seat's answer replaces the

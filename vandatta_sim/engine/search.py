@@ -73,8 +73,9 @@ ROLLOUT_MOVE_BIT = 1 << 13  # in an ESTIMATE row's option code: this is the roll
 @overload(_search, inline="always")
 def _search_nb(C, G, H, tr, p, n, duty):
     """In a playout (a 1-D int8 ``tr``) no seat searches: every seat plays the rollout policy.
-    The playouts get a stub here, so the kernel never compiles itself recursively."""
-    if isinstance(tr, types.Array) and tr.dtype == types.int8:
+    The playouts get a stub here, so the kernel never compiles itself recursively; so does a
+    heuristic batch run (a 1-D dummy, int8 or int16), which has no search seat."""
+    if isinstance(tr, types.Array) and tr.ndim == 1:  # a playout, or a heuristic batch run
         return lambda C, G, H, tr, p, n, duty: NO_FORCE
     return lambda C, G, H, tr, p, n, duty: _search_move(C, G, H, tr, p, n, duty)
 

@@ -44,7 +44,7 @@ class Runner:
 
     def __init__(self, store: str = "results", threads: int | None = None,
                  use_sweep: bool = True, command: str = "", progress=None,
-                 record: dict | None = None):
+                 record: dict | None = None, feel: bool = False):
         self.store = store
         self.record = {"kind": "report"} | (record or {})
         self.threads = threads
@@ -52,6 +52,7 @@ class Runner:
         self.command = command
         self.progress = progress
         self.games_played = 0
+        self.feel = feel  # the runs also record the game feel (a slower kernel)
 
     def run(self, configs: Sequence[Config], games: int, seed: int) -> list[pd.DataFrame]:
         configs = list(configs)
@@ -61,11 +62,12 @@ class Runner:
         if self.use_sweep:
             run_sweep(configs, games=games, seed=seed, store=self.store, threads=self.threads,
                       progress=self.progress, command=self.command,
-                      record=self.record, phase=phase_of(configs))
+                      record=self.record, phase=phase_of(configs), feel=self.feel)
             return [load_config_games(config, seed, store=self.store, games=games)
                     for config in configs]
         return [simulate(c.rules, games, seed, policies=c.seats, swap=c.swap,
-                         swap_seat=c.swap_seat, threads=self.threads, valuation=c.valuation)
+                         swap_seat=c.swap_seat, threads=self.threads, valuation=c.valuation,
+                         feel=self.feel)
                 for c in configs]
 
     def one(self, config: Config, games: int, seed: int) -> pd.DataFrame:

@@ -15,7 +15,8 @@ from ..stats import Estimate, Moments, paired_moments
 from ..store import Store
 from .catalogue import configuration_fields, fields_apart
 from .config import DEFAULT_STORE, SweepError, as_store
-from .summary import loser_points, summary_columns
+from .summary import (FEEL_MATCH_MEASURES, FEEL_MEASURES, feel_values, loser_points,
+                      stored_feel_columns, summary_columns)
 
 #: The measures compared by default (one seat's win rate: förhand's), as summary field names.
 MAIN_MEASURES = ("win_rate_0", "mean_turns", "loser_points", "capped_share")
@@ -31,11 +32,18 @@ def per_seat_measures(players: int) -> tuple[str, ...]:
 MATCH_MEASURES = ("mean_deals",)
 
 
+def feel_compared(matches: bool) -> tuple[str, ...]:
+    """The game feel's measures compared (summary.FEEL_MEASURES, and the match's where matches
+    are played)."""
+    return tuple(m for m, _, _ in FEEL_MEASURES + (FEEL_MATCH_MEASURES if matches else ()))
+
+
 def compared_measures(players: int, per_seat: bool, matches: bool = False
                       ) -> tuple[str, ...]:
     """The measures a comparison computes: the main ones, deals per match where matches are
-    played, and every seat's on request."""
-    main = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
+    played, the game feel's (where every configuration compared has it stored: see
+    :func:`paired_comparison`), and every seat's on request."""
+    main = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()), *feel_compared(matches))
     return (*main, *per_seat_measures(players)) if per_seat else main
 
 
@@ -47,7 +55,7 @@ def game_values(df: pd.DataFrame, players: int) -> dict[str, np.ndarray]:
     values |= {"mean_turns": df["turns"].to_numpy(), "loser_points": loser_points(df, players),
                "capped_share": df["capped"].to_numpy(), "mean_deals": df["deals"].to_numpy()}
     values |= {f"mean_points_{s}": df[f"points_{s}"].to_numpy() for s in range(players)}
-    return values
+    return values | feel_values(df, players)
 
 
 class GameReader:
@@ -56,7 +64,8 @@ class GameReader:
 
     def __init__(self, store: Store, key: str, chunk_size: int, players: int):
         self.store, self.key, self.chunk_size = store, key, chunk_size
-        self.columns = summary_columns(players)
+        self.feel = stored_feel_columns(store, key)
+        self.columns = summary_columns(players, self.feel)
         self._cached: tuple[int, pd.DataFrame] | None = None
 
     def _chunk(self, c: int) -> pd.DataFrame:
@@ -106,6 +115,12 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
     measures = tuple(dict.fromkeys(measures or MAIN_MEASURES))  # each measure once
     readers = [GameReader(store, k, int(p["chunk_size"]), players)
                for k, p in zip(keys, provenance)]
+    # the game feel is compared only where every configuration has it stored (a key stored
+    # before it was recorded has none), and a match's only where every one plays matches
+    kept = set.intersection(*(set(feel_values_names(r.feel, players)) for r in readers))
+    feel = set(feel_compared(True)) | {m for m in measures if m.startswith(
+        ("choice_share_", "mean_options_"))}
+    measures = tuple(m for m in measures if m not in feel or m in kept)
     held = [min(stored_games(store, k, r.chunk_size), (games or {}).get(k, np.inf))
             for k, r in zip(keys, readers)]
     fields = [configuration_fields(p) for p in provenance]
@@ -137,6 +152,17 @@ def paired_comparison(keys: list[str], baseline: int = 0, store=DEFAULT_STORE,
     return rows
 
 
+def feel_values_names(columns: tuple[str, ...], players: int) -> tuple[str, ...]:
+    """The game-feel measures that games with these stored feel ``columns`` give."""
+    if "lead_changes" not in columns:
+        return ()
+    names = [m for m, _, _ in FEEL_MEASURES]
+    if "points_lead_changes" in columns:
+        names += [m for m, _, _ in FEEL_MATCH_MEASURES]
+    return (*names, *(f"{m}_{s}" for s in range(players) for m in ("choice_share",
+                                                                   "mean_options")))
+
+
 def _delta_text(row: dict, measure: str) -> str:
     """``+1.23 pp [0.80, 1.66]`` for shares (percentage points), ``-4.10 [-5.00, -3.20]``
     otherwise, marked ``n.s.`` when the interval holds 0 (as in ``value``); ``baseline`` on
@@ -146,7 +172,8 @@ def _delta_text(row: dict, measure: str) -> str:
     value, low, high = (row.get(f"delta_{measure}{s}", np.nan) for s in ("", "_low", "_high"))
     if not np.isfinite(value):
         return "–"
-    share = measure.startswith("win_rate") or measure.endswith("_share")
+    share = (measure.startswith(("win_rate", "choice_share")) or measure.endswith("_share")
+             or measure == "decisiveness")
     scale, unit, digits = (100, " pp", 2) if share else (1, "", 2)
     if not (np.isfinite(low) and np.isfinite(high)):
         return f"{scale * value:+.{digits}f}{unit}"
@@ -155,14 +182,16 @@ def _delta_text(row: dict, measure: str) -> str:
             f"[{scale * low:+.{digits}f}, {scale * high:+.{digits}f}]{marked}")
 
 
-def format_comparison(rows: list[dict], labels: list[str], matches: bool = False) -> str:
+def format_comparison(rows: list[dict], labels: list[str], matches: bool = False,
+                      measures: tuple[str, ...] | None = None) -> str:
     """Each configuration's paired difference from the baseline (Δ = configuration − baseline,
     95% interval; shares in percentage points; n.s. where the interval holds 0), with deals
-    per match where matches are played; each row under its ``labels`` entry (the caller's
-    summary's: what this run calls the configuration, not what its first run called it)."""
+    per match where matches are played (or the ``measures`` given); each row under its
+    ``labels`` entry (the caller's summary's: what this run calls the configuration, not what
+    its first run called it)."""
     from ..tables import format_table
 
-    measures = (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
+    measures = measures or (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
     header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in measures)]
     lines = [[r["key"], label, f"{r['paired_games']:,}",
               *(_delta_text(r, m) for m in measures)] for r, label in zip(rows, labels)]
@@ -217,7 +246,13 @@ def comparison_text(summary: pd.DataFrame, rows: list[dict], baseline: int,
     matches are played) and, with ``per_seat``, every seat's below them."""
     from .summary import has_matches
 
-    main = format_comparison(rows, [str(x) for x in summary["label"]], has_matches(summary))
+    labels = [str(x) for x in summary["label"]]
+    main = format_comparison(rows, labels, has_matches(summary))
+    others = [r for r in rows if not r.get("baseline")]
+    feel = tuple(m for m in feel_compared(has_matches(summary))
+                 if others and all(f"delta_{m}" in r for r in others))
+    if feel:
+        main += "\n\ngame feel, Δ:\n" + format_comparison(rows, labels, measures=feel)
     return (f"Δ = configuration − baseline ({summary['label'].iloc[baseline]}), paired by game "
             "index, 95% interval; shares in percentage points; n.s. = the interval holds 0\n"
             + main + ("\n\n" + format_per_seat(summary, rows) if per_seat else ""))

@@ -51,13 +51,15 @@ class ChunkTask:
     index: int
     first_game: int
     games: int
+    feel: bool = False  # with the game feel's columns (docs/columns.md; sweep --feel)
 
     def compute(self, threads: int | None) -> pd.DataFrame:
         """The chunk's games; the same table for every thread count."""
         config = self.config
         return simulate(config.rules, self.games, seed=self.seed, policies=config.seats,
                         first_game=self.first_game, threads=threads, swap=config.swap,
-                        swap_seat=config.swap_seat, valuation=config.valuation)
+                        swap_seat=config.swap_seat, valuation=config.valuation,
+                        feel=self.feel)
 
 
 @runtime_checkable

@@ -36,7 +36,7 @@ from .config import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, DEFAULT_STORE, Confi
                      as_store, check_run_settings, dedupe_configs)
 from .executors import ChunkTask, check_backend, executor_for
 from .provenance import package_versions, finish_provenance, start_provenance
-from .summary import SummaryStats, summary_columns
+from .summary import SummaryStats, stored_feel_columns, summary_columns
 
 
 @dataclass(eq=False)
@@ -62,6 +62,10 @@ class _Job:
     done: bool = False
     new_games: int = 0
     summaries: dict = field(default_factory=dict)  # chunk → SummaryStats of chunks written now
+    # the chunks record the game feel where asked (its kernel is slower: docs/speed.md); a key
+    # keeps the columns its first chunk was stored with (every chunk of a key has the same)
+    feel: bool = False
+    feel_stored: tuple = ()  # the feel columns of the chunks already stored
 
     @property
     def n_chunks(self) -> int:
@@ -72,7 +76,8 @@ class _Job:
 
     def task(self, c: int, seed: int) -> ChunkTask:
         """Chunk ``c`` as an executor's task."""
-        return ChunkTask(self.config, seed, self.key, c, c * self.chunk_size, self.need(c))
+        return ChunkTask(self.config, seed, self.key, c, c * self.chunk_size, self.need(c),
+                         self.feel)
 
     def complete(self, c: int) -> bool:
         return self.rows.get(c, 0) >= self.need(c)
@@ -280,7 +285,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
               threads: int | None = None, progress: bool | None = None, command: str = "",
               max_games: int | None = None,
               stop_requested: Callable[[], bool] | None = None,
-              record: dict | None = None, phase: str = "") -> pd.DataFrame:
+              record: dict | None = None, phase: str = "", feel: bool = False) -> pd.DataFrame:
     """Run every configuration for ``games`` games (or to win-rate half-width ``precision``)
     into ``store`` and return one summary row per configuration (see :func:`summarize`).
 
@@ -295,7 +300,9 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     holder's pid). Under the lock, temporary files of the key are removed and every stored
     chunk is verified; bad ones are moved into ``KEY/quarantine/`` and computed again.
     ``stop_requested``: polled after every chunk; when true the run stops as if interrupted
-    (KeyboardInterrupt), so that a signal swallowed somewhere is still obeyed.
+    (KeyboardInterrupt), so that a signal swallowed somewhere is still obeyed. ``feel``: new
+    configurations also record the game feel (docs/columns.md; a slower kernel); a stored
+    configuration keeps the columns it was first stored with.
     ``record``: what the run says about itself in the provenance (kind, rules file, user label;
     :data:`~vandatta_sim.sweep.provenance.RECORD_FIELDS`). ``phase``: what the progress line
     calls this run (a command that runs several phases labels each).
@@ -316,7 +323,7 @@ def run_sweep(configs: Iterable[Config], *, games: int | None = None,
     for i, config in enumerate(configs):
         key = config.key(seed, chunk_size)
         store.chunk_rows(key)  # a key folder that is a symlink is refused before any work
-        jobs.append(_Job(i, config, key, limit, chunk_size, precision, {}))
+        jobs.append(_Job(i, config, key, limit, chunk_size, precision, {}, feel=feel))
     by_key = {job.key: job for job in jobs}
 
     versions = package_versions(("dask", "distributed") if kind != "local" else ())
@@ -423,6 +430,12 @@ def _prepare(store: Store, job: _Job) -> None:
         target = store.quarantine(job.key, c)
         sys.stderr.write(f"bad chunk moved aside to {target} and computed again: {reason}\n")
     job.rows = store.chunk_rows(job.key)
+    job.feel_stored = stored_feel_columns(store, job.key)
+    if job.rows and job.feel != bool(job.feel_stored):
+        job.feel = bool(job.feel_stored)
+        if not job.feel:
+            sys.stderr.write(f"{job.key}: its games were stored without the game feel, and "
+                             "its new chunks keep their columns\n")
     if job.precision is None:
         job.todo.extend(c for c in range(job.n_chunks) if not job.complete(c))
         job.done = not job.todo
@@ -439,7 +452,7 @@ def _job_summary(store: Store, job: _Job) -> SummaryStats:
     for c in range(used):
         part = job.summaries.get(c)
         if part is None:
-            df = store.load_chunks(job.key, [c], summary_columns(players))
+            df = store.load_chunks(job.key, [c], summary_columns(players, job.feel_stored))
             part = SummaryStats.of(df.iloc[: job.kept(c)], players)
         total = total.merge(part)
     return total

@@ -42,6 +42,10 @@ class SummaryStats:
     capped: int = 0
     points: tuple[Moments, ...] = ()
     deals: Moments = Moments()
+    # the game feel's measures (feel_values' names and their moments); empty where the games
+    # have no feel columns (stored before they were recorded, or a run without them)
+    feel_names: tuple[str, ...] = ()
+    feel: tuple[Moments, ...] = ()
 
     @classmethod
     def of(cls, df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> SummaryStats:
@@ -53,12 +57,14 @@ class SummaryStats:
                        for s in range(players))
         b = np.asarray(df["blocked"]).astype(np.int64)
         d = np.asarray(df["deals"]).astype(np.int64)
+        feel = feel_values(df, players)
         return cls(players, n, tuple(int(w) for w in wins),
                    Moments.of(np.asarray(df["turns"], np.float64)),
                    Moments.of(loser_points(df, players)),
                    (int(b.sum()), int(d.sum()), int(b @ b), int(b @ d), int(d @ d)),
                    bool(np.all(d == 1)), int(np.asarray(df["capped"]).sum()), points,
-                   Moments.of(d.astype(np.float64)))
+                   Moments.of(d.astype(np.float64)), tuple(feel),
+                   tuple(Moments.of(v) for v in feel.values()))
 
     def merge(self, other: SummaryStats) -> SummaryStats:
         if not other.n:
@@ -72,7 +78,12 @@ class SummaryStats:
                         tuple(a + b for a, b in zip(self.blocked, other.blocked)),
                         self.single_deals and other.single_deals, self.capped + other.capped,
                         tuple(a.merge(b) for a, b in zip(self.points, other.points)),
-                        self.deals.merge(other.deals))
+                        self.deals.merge(other.deals),
+                        # the feel only where every part has it (a chunk stored without the
+                        # feel columns leaves the configuration without its measures)
+                        *((self.feel_names, tuple(a.merge(b) for a, b in zip(
+                            self.feel, other.feel))) if self.feel_names == other.feel_names
+                          else ((), ())))
 
     def blocked_share(self, confidence: float = 0.95) -> Estimate:
         """Blocked deals / deals played: Wilson for single deals (or none blocked), else the
@@ -99,6 +110,8 @@ class SummaryStats:
         for s, moments in enumerate(self.points or (Moments(),) * self.players):
             put(f"mean_points_{s}", moments.estimate())
         put("mean_deals", self.deals.estimate())
+        for name, moments in zip(self.feel_names, self.feel):
+            put(name, moments.estimate())
         out["capped_games"] = self.capped
         widths = np.asarray(win_rate_half_width(wins, self.n), dtype=np.float64)
         out["half_width"] = float(widths.max())
@@ -119,6 +132,53 @@ def loser_points(df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> n
     return (total - winner_points) / (players - (winner >= 0))
 
 
+#: The game feel's summary fields (docs/columns.md), each the mean over games of a per-game value
+#: (:func:`feel_values`), so that its paired difference is the mean of per-game differences:
+#: (field, decimals, shown as percent). Where matches are played, FEEL_MATCH_MEASURES too.
+FEEL_MEASURES = (("lead_changes", 2, False), ("winner_behind", 2, False),
+                 ("comeback_share", 1, True), ("decisiveness", 1, True),
+                 ("choice_share", 1, True), ("mean_options", 2, False))
+FEEL_MATCH_MEASURES = (("points_lead_changes", 2, False), ("points_behind", 1, False),
+                       ("points_comeback_share", 1, True))
+
+
+def feel_values(df: pd.DataFrame | Mapping[str, np.ndarray], players: int) -> dict[str, np.ndarray]:
+    """Per game, the value whose mean is each game-feel field (empty without the feel columns):
+    ``lead_changes`` per deal; over the deals someone won (0 in a game without one): the
+    winner's worst lag in cards (``winner_behind``), the share won from last place
+    (``comeback_share``), the share of their turns after which the winner led to the end
+    (``decisiveness``); the share of turns with two or more options (``choice_share``) and the
+    options a turn (``mean_options``), all seats and each seat (``_<s>``); in a match, its lead
+    changes on points, its winner's worst lag on points and whether it was ever last on points
+    (``points_comeback_share``)."""
+    if "lead_changes" not in df:
+        return {}
+
+    def per(a, b):
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        return np.divide(a, b, out=np.zeros(len(a)), where=b > 0)
+
+    won = df["won_deals"]
+    values = {"lead_changes": per(df["lead_changes"], df["deals"]),
+              "winner_behind": per(df["behind"], won),
+              "comeback_share": per(df["comebacks"], won),
+              "decisiveness": per(df["decisive_turns"], df["won_turns"])}
+    turns = [np.asarray(df[f"seat_turns_{s}"], np.int64) for s in range(players)]
+    choices = [np.asarray(df[f"choice_turns_{s}"], np.int64) for s in range(players)]
+    options = [np.asarray(df[f"options_{s}"], np.int64) for s in range(players)]
+    values["choice_share"] = per(sum(choices), sum(turns))
+    values["mean_options"] = per(sum(options), sum(turns))
+    if "points_lead_changes" in df:
+        winner = np.asarray(df["winner"])
+        values |= {"points_lead_changes": np.asarray(df["points_lead_changes"], np.float64),
+                   "points_behind": per(df["points_behind"], winner >= 0),
+                   "points_comeback_share": np.asarray(df["points_comeback"], np.float64)}
+    for s in range(players):
+        values[f"choice_share_{s}"] = per(choices[s], turns[s])
+        values[f"mean_options_{s}"] = per(options[s], turns[s])
+    return values
+
+
 def summarize(df: pd.DataFrame, players: int) -> dict:
     """Summary of a configuration's games, each with its 95% interval and ``_low``/``_high``
     (the fields are explained in docs/columns.md):
@@ -127,7 +187,8 @@ def summarize(df: pd.DataFrame, players: int) -> dict:
     ``blocked_share`` (blocked deals / deals played), ``capped_share`` (games that hit a cap /
     games), ``loser_points`` (per game, the mean points of the players who did not win),
     ``mean_points_<s>``, ``mean_deals``; ``capped_games``; ``half_width``, the largest
-    win-rate half-width over all seats; ``win_rates``, every seat's win rate."""
+    win-rate half-width over all seats; ``win_rates``, every seat's win rate; where the games
+    carry the feel columns, the game feel's fields (:func:`feel_values`)."""
     return SummaryStats.of(df, players).result()
 
 
@@ -167,7 +228,28 @@ def format_table(summary: pd.DataFrame) -> str:
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
     align = "llrlr" + "l" * (len(TABLE_MEASURES) - 1 + matches) + "r"
-    return _table(header, lines, align, style="text")
+    table = _table(header, lines, align, style="text")
+    feel = format_feel_table(summary)
+    return table + ("\n\n" + feel if feel else "")
+
+
+def feel_measures(summary: pd.DataFrame) -> tuple[tuple[str, int, bool], ...]:
+    """The game-feel fields the summary holds for some configuration (none: an empty tuple)."""
+    measures = FEEL_MEASURES + (FEEL_MATCH_MEASURES if has_matches(summary) else ())
+    return tuple(m for m in measures if m[0] in summary and summary[m[0]].notna().any())
+
+
+def format_feel_table(summary: pd.DataFrame) -> str:
+    """The game feel side by side (docs/columns.md), each with its 95% interval; empty where
+    no configuration has it. A configuration stored before the feel was recorded shows –."""
+    measures = feel_measures(summary)
+    if not measures:
+        return ""
+    lines = [[row["key"], row["label"], *(
+        format_estimate(row, *m) if m[0] in row and np.isfinite(row[m[0]]) else "–"
+        for m in measures)] for _, row in summary.iterrows()]
+    return "game feel:\n" + _table(["key", "configuration", *(m for m, _, _ in measures)], lines,
+                                   "ll" + "l" * len(measures), style="text")
 
 
 def capped_warning(rows: Iterable[Mapping]) -> str | None:
@@ -206,9 +288,27 @@ def summary_records(summary: pd.DataFrame) -> list[dict]:
     return [_jsonable(row) for row in summary.to_dict(orient="records")]
 
 
-def summary_columns(players: int) -> list[str]:
+def summary_columns(players: int, feel: tuple[str, ...] = ()) -> list[str]:
+    """The stored columns a summary reads; ``feel``: the feel columns stored (see
+    :func:`stored_feel_columns`)."""
     return ["winner", "turns", "blocked", "capped", "deals",
-            *[f"points_{s}" for s in range(players)]]
+            *[f"points_{s}" for s in range(players)], *feel]
+
+
+def stored_feel_columns(store: Store, key: str) -> tuple[str, ...]:
+    """The game feel's columns of ``key``'s first stored chunk (from its footer; empty when
+    it was stored before the feel was recorded, or nothing is stored). A sweep adds chunks to
+    a key in its first chunk's columns, so every chunk of a key has the same."""
+    from ..simulate import FEEL_COLUMNS, MATCH_FEEL_COLUMNS, SEAT_FEEL_COLUMNS
+
+    rows = store.chunk_rows(key)
+    if not rows:
+        return ()
+    stored = set(store.chunk_columns(key, min(rows)))
+    names = [*FEEL_COLUMNS, *MATCH_FEEL_COLUMNS]
+    seats = sorted(c for c in stored if c.rpartition("_")[0] in SEAT_FEEL_COLUMNS)
+    return tuple(c for c in names if c in stored) + tuple(seats) if "lead_changes" in stored \
+        else ()
 
 
 def _load_prefix(store: Store, key: str, chunk_size: int, games: int | None,
@@ -242,9 +342,10 @@ def stored_summary(key: str, store=DEFAULT_STORE) -> dict:
     players, chunk_size = int(provenance["players"]), int(provenance["chunk_size"])
     rows = store.chunk_rows(key)
     total = SummaryStats(players)
+    columns = summary_columns(players, stored_feel_columns(store, key))
     c = 0
     while c in rows:
-        df = store.load_chunks(key, [c], summary_columns(players))
+        df = store.load_chunks(key, [c], columns)
         total = total.merge(SummaryStats.of(df, players))
         if rows[c] < chunk_size:
             break
