@@ -57,7 +57,7 @@ def test_an_ismcts_seat_plays_differently_from_its_rollout_policy():
 def test_the_tree_grows_below_the_root_and_is_bounded_by_the_iterations():
     G, H = _rich_state()
     for iterations in (16, 64, 256):
-        cards, suits, no_stack, base, visits, wins, nodes = _decide(
+        cards, suits, no_stack, base, visits, wins, nodes, _ = _decide(
             G, H, seed=5, policy=f"ismcts:iterations={iterations}")
         options = list(zip(cards, suits, no_stack))
         assert len(options) >= 3 and len(set(options)) == len(options)

@@ -12,7 +12,8 @@ is the same with hints as without.
 The tree search player (``ismcts``) can coach too (``ismcts_decision_nb``): an option's value in
 a replicate is the share of deals won where its tree played it (a replicate that never tried
 it has no value for it, and a difference is paired over the replicates that tried both); its
-best option is the one its trees played most, as the player itself decides.
+best option is the one its trees chose most often (then the one they played most), as the
+player itself decides.
 
 After the deal, :func:`review` names each move whose option was worse than the best one by
 more than the paired difference's uncertainty (the interval of best minus chosen lies above 0).
@@ -54,6 +55,7 @@ class Hint:
     value: Estimate            # win chance (0-1) or points left in hand
     samples: np.ndarray        # the value in each replicate (NaN: not tried there)
     played: int = 0            # the tree search's visits to it, all replicates together
+    chosen: int = 0            # the replicates whose tree search chose it
 
 
 @dataclass(frozen=True)
@@ -99,13 +101,14 @@ class Coach:
         C[E.C_POL + seat] = self.code if self.tree else self.code | E.OPT_SEARCH_FLAT
         frozen = frozen_rules(C, lean=False)
         self.asked += 1
-        per_replicate, visits, options = [], 0, None
+        per_replicate, visits, chosen, options = [], 0, 0, None
         for r in range(REPLICATES):
             stream = np.random.SeedSequence([self.seed, self.asked, r]).generate_state(1, np.uint64)
             if self.tree:
-                cards, suits, stops, _, played, totals, _ = E.ismcts_decision_nb(
+                cards, suits, stops, _, played, totals, _, choice = E.ismcts_decision_nb(
                     C, frozen, G, H, p, n, stream[0])
                 visits = visits + played
+                chosen = chosen + (np.arange(len(cards)) == choice)
             else:
                 cards, suits, stops, _, totals, _, _, played = E.search_decision_nb(
                     C, frozen, G, H, p, n, stream[0])
@@ -116,7 +119,7 @@ class Coach:
             options = [Option(int(c), int(s), int(x)) for c, s, x in zip(cards, suits, stops)]
         samples = np.array(per_replicate)  # replicate × option
         return [Hint(o, _interval(samples[:, i]), samples[:, i],
-                     int(visits[i]) if self.tree else 0)
+                     int(visits[i]) if self.tree else 0, int(chosen[i]) if self.tree else 0)
                 for i, o in enumerate(options)]
 
     def better(self, best: Hint, other: Hint) -> Estimate:
@@ -128,10 +131,10 @@ class Coach:
         return diff
 
     def best(self, hints: list[Hint]) -> Hint:
-        """The option the coach's player would choose: search's best value; the tree
-        search's most played option."""
+        """The option the coach's player would choose: search's best value; the option the
+        tree searches chose most often (then the most played)."""
         if self.tree:
-            return max(hints, key=lambda h: h.played)
+            return max(hints, key=lambda h: (h.chosen, h.played))
         key = (lambda h: -h.value.value) if self.points else (lambda h: h.value.value)
         return max(hints, key=key)
 

@@ -196,6 +196,10 @@ SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # th
 # its exploration constant c sits in the margin's bits.
 ISMCTS_ITERATIONS = (256, 16, 32, 64, 128, 512, 1024, 2048, 4096, 8192, 16384)
 ISMCTS_C = (0.7, 0.35, 1.0, 1.4)  # UCB1's exploration constant, by its code (the first: default)
+# root=plain: the root's options by UCB1 on their own outcomes, the decision the most played;
+# the default (paired) also plays the root's rollout move out in every iteration's world, on the
+# same random stream, and weighs the root's options by their outcome minus that one's
+OPT_ISMCTS_PLAIN_ROOT = 1 << 28
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
         str(k): k << EIGHTS_AT_SHIFT for k in range(1, EIGHTS_AT_MAX + 1)}}},
@@ -216,6 +220,7 @@ POLICY_OPTIONS = {
         "rollout": {name: POLICIES.index(name) << SEARCH_ROLLOUT_SHIFT
                     for name in ("expert", "greedy", "random", "eight-dumper")},
         "c": {str(c): i << SEARCH_MARGIN_SHIFT for i, c in enumerate(ISMCTS_C)},
+        "root": {"paired": 0, "plain": OPT_ISMCTS_PLAIN_ROOT},
         "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
                     "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
                     "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT}},
