@@ -91,7 +91,7 @@ reports/players.md: analyses/players.py $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/players.py --out $@
 
 # the designer's two worked examples (examples/*-design.toml), each as its file sizes it
-reports/design.md: analyses/design.py examples/fair-two-player-design.toml examples/kids-table-design.toml $(REPORT_LIB) | $(VENV)/.installed
+reports/design.md: analyses/design.py examples/fair-two-player-design.toml examples/kids-table-design.toml examples/lively-table-design.toml $(REPORT_LIB) | $(VENV)/.installed
 	$(PY) analyses/design.py --out $@
 
 reports/README.md: analyses/index.py analyses/common.py analyses/players.py pyproject.toml reports/eight-value.md reports/variants.md reports/claims.md reports/players.md reports/design.md | $(VENV)/.installed

@@ -183,9 +183,7 @@ def fig_feel(ctx, variants, res) -> str:
 def feel_section(ctx, variants, res) -> str:
     c = ctx.counts
     return (
-        "## Game feel
-
-"
+        "## Game feel\n\n"
         "How the deals *feel* (docs/columns.md, *Game-feel fields*, defines each measure and "
         "its source: Browne's and Ludii's game-evaluation measures with hand size as the "
         "evaluation): *lead changes/deal*: how often the seat holding strictly the fewest cards "
