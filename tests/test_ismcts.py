@@ -24,6 +24,8 @@ def _decide(G, H, seed, policy="ismcts:iterations=64", frozen=None):
 def test_ismcts_specs_are_canonical_and_checked():
     assert check_policy("ismcts:iterations=256:rollout=expert:c=0.7") == "ismcts"
     assert check_policy("ismcts:c=1.4:iterations=64") == "ismcts:c=1.4:iterations=64"
+    assert check_policy("ismcts:root=paired") == "ismcts"  # the default root
+    assert policy_code("ismcts:root=plain") == policy_code("ismcts") | E.OPT_ISMCTS_PLAIN_ROOT
     code = policy_code("ismcts:iterations=1024:rollout=greedy:c=0.35")
     assert code & E.POL_KIND == E.POL_ISMCTS
     assert (code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF == 1024
@@ -31,7 +33,8 @@ def test_ismcts_specs_are_canonical_and_checked():
     assert E.ISMCTS_C[(code >> E.SEARCH_MARGIN_SHIFT) & 3] == 0.35
     for bad, message in [("ismcts:iterations=0", "iterations='0' is not allowed; allowed: 256"),
                          ("ismcts:budget=8", "option 'budget' is not allowed; allowed for "
-                                             "ismcts: iterations, rollout, c, beliefs"),
+                                             "ismcts: iterations, rollout, c, root, beliefs"),
+                         ("ismcts:root=both", "allowed: paired, plain"),
                          ("ismcts:beliefs=weighted", "allowed: public, lacks, oracle"),
                          ("ismcts:rollout=ismcts", "allowed: expert, greedy")]:
         with pytest.raises(SimulationError, match=message):
@@ -129,7 +132,7 @@ def _move_states(count: int):
 
 def test_the_tree_search_coaches_a_person_as_it_plays():
     """play --hints --coach ismcts: every legal move valued, the best one is the one its trees
-    played most, values are win shares, and a difference is paired over replicates that tried
+    chose most often (then played most), values are win shares, and a difference is paired over replicates that tried
     both options (an option a replicate never tried has no value there, never a made-up 0)."""
     from vandatta_sim.coach import REPLICATES, Coach
     for state in _move_states(3):
@@ -137,8 +140,9 @@ def test_the_tree_search_coaches_a_person_as_it_plays():
         hints, options = tree.hints(state, 0), flat.hints(state, 0)
         assert [h.option for h in hints] == [h.option for h in options]  # the same legal moves
         assert sum(h.played for h in hints) == REPLICATES * 64
+        assert sum(h.chosen for h in hints) == REPLICATES  # each replicate's tree chose one
         best = tree.best(hints)
-        assert best.played == max(h.played for h in hints)
+        assert (best.chosen, best.played) == max((h.chosen, h.played) for h in hints)
         for h in hints:
             tried = np.isfinite(h.samples)
             assert h.value.n == tried.sum() and (h.played > 0) == tried.any()
