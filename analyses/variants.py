@@ -124,11 +124,6 @@ def feel_table(variants, res) -> str:
     return format_table(header, rows, "l" + "r" * (len(header) - 1))
 
 
-def one_in(share: float) -> str:
-    """A share as a family reads it: "1 in 5 deals" (about)."""
-    return f"1 in {max(1, round(1 / share))}" if share > 0 else "none"
-
-
 def feel_paragraph(variants, res) -> str:
     """The plain words: which single rule or preset moves comebacks and lead changes most
     (among the differences whose interval excludes 0)."""
@@ -147,13 +142,16 @@ def feel_paragraph(variants, res) -> str:
         for v in ([up] if down is up else [up, down]):
             new, old = (float(np.mean(res[n]["feel"][m])) for n in (v.name, v.baseline))
             if m == "comeback_share":
-                parts.append(f"with `{v.name}`, {what.split(' (')[0]} go from about "
-                             f"{one_in(old)} deals to {one_in(new)}")
+                parts.append(f"with `{v.name}` {what.split(' (')[0]} go from about "
+                             f"{100 * old:.0f}% of deals to {100 * new:.0f}%")
             else:
-                parts.append(f"with `{v.name}` the lead changes hands {new:.1f} times a deal "
-                             f"instead of {old:.1f}")
+                parts.append(f"with `{v.name}` the lead changes hands about {new:.1f} times a "
+                             f"deal instead of {old:.1f}")
             what = what.split(" (")[0]
+        parts[0] = parts[0][0].upper() + parts[0][1:]
         out.append("; ".join(parts) + ".")
+    out.append("Both have more room in longer deals, so a rule that lengthens the deal moves them "
+               "too (the deal lengths are in the summary table).")
     return " ".join(out)
 
 

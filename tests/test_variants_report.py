@@ -92,6 +92,13 @@ def test_quick_report_is_deterministic_and_its_verdicts_follow_from_its_numbers(
                     else variants.SAME_SIGN if same else variants.OPPOSITE_SIGN)
         assert verdict == expected, name
         counts[verdict] += 1
+    # the game feel: one row a variant, each measure with its interval, the baseline's no Δ
+    feel = text.split("## Game feel\n", 1)[1].split("\n## ", 1)[0]
+    feel_rows = [[c.strip() for c in ln.strip("|").split("|")]
+                 for ln in feel.splitlines() if ln.startswith("| ")][1:]
+    assert len(feel_rows) == len(variants.all_variants())
+    assert all(row[1].count("[") == 1 for row in feel_rows) and feel_rows[0][2] == "–"
+    assert "figures/variants-feel" in feel
     summary = text.split("## Summary table\n", 1)[1].split("## Skill with stronger play", 1)[0]
     assert (f"{sum(counts.values())} variants whose Δ skill vs baseline with `expert` is "
             f"significant, {counts[variants.SURVIVES]} keep it") in summary
