@@ -28,7 +28,8 @@ REPORTS = [
     ("variants.md", "analyses/variants.py",
      "Every preset and every single house rule toggled from `standard`: deal length with "
      "distributions, förhand advantage per table size, blocked deals and reshuffles, points, "
-     "match length, and skill (`expert` against `random`)."),
+     "match length, skill (`expert` against `random`), and the game feel (lead changes, "
+     "comebacks, decisiveness, real choices)."),
     ("claims.md", "analyses/claims.py",
      "Each claim of docs/spec.md §4 with its evidence and a verdict."),
     ("players.md", "analyses/players.py",
@@ -36,9 +37,10 @@ REPORTS = [
      "`standard`, `seed002` and `crazy-eights-scoring`, ratings (Bradley–Terry–Luce) from the "
      "head-to-heads, and the time per decision (machine-dependent)."),
     ("design.md", "analyses/design.py",
-     "The rules designer (`vandatta-sim design`) on its two worked examples: the fairest "
-     "two-player rules with deals of 30–40 turns, and a kids' table with short deals, no "
-     "stalls and a small first-player edge; the finalists re-measured on fresh seeds (seeds, "
+     "The rules designer (`vandatta-sim design`) on its three worked examples: the fairest "
+     "two-player rules with deals of 30–40 turns, a kids' table with short deals, no "
+     "stalls and a small first-player edge, and a lively table (the game feel as goals: most "
+     "comebacks, swinging leads, real choices); the finalists re-measured on fresh seeds (seeds, "
      "trials and deal counts in each example's [search] section)."),
 ]
 
