@@ -321,15 +321,21 @@ def _search_move(C, G, H, tr, p, n, duty):
               (cards[o] + 2) | ((suits[o] + 1) << 8) | (no_stack[o] << 12)
               | (ROLLOUT_MOVE_BIT if o == base else 0), int(round(1000.0 * totals[o] / w)))
         if alive[o] and o != base and played[o] > 1:
-            lead = diffs[o] / w
-            spread = squares[o] / w - lead * lead
-            lead -= z * np.sqrt(max(spread, 0.0) / (w - 1))
+            lead = _lead_lower_bound(diffs[o], squares[o], w, z)
             if lead > margin:
                 margin = lead
                 best = o
     G[S_FORCE_SUIT] = suits[best]
     G[S_NO_STACK] = no_stack[best]
     return cards[best]
+
+
+@njit
+def _lead_lower_bound(total, squares, n, z):
+    """An option's mean paired lead over the rollout's move (its sum ``total`` and sum of
+    squares over ``n`` ≥ 2 plays) less ``z`` standard errors: both search players' decision."""
+    lead = total / n
+    return lead - z * np.sqrt(max(squares / n - lead * lead, 0.0) / (n - 1))
 
 
 @njit
@@ -542,7 +548,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
             visits[path_edge[j]] += 1
             wins[path_edge[j]] += outcome
             node_visits[path_node[j]] += 1
-        if d > 0:
+        if paired and d > 0:
             advantage[path_edge[0]] += outcome - base_outcome
             advantage_sq[path_edge[0]] += (outcome - base_outcome) ** 2
     return nodes
@@ -608,20 +614,14 @@ def ismcts_tree(C, G, H, p, n, duty, S):
     _keep_alive(Cr_memory, memory)
     _keep_alive(hands, scratch)
     _keep_alive(no_trace_memory, no_trace_memory)
-    choice = base[0]  # the option played most; on a tie the rollout's move
+    choice = base[0]  # on a tie (or no lead) the rollout's move
+    lead = 0.0
     for o in range(k_root):
-        if visits[o] > visits[choice]:
-            choice = o
-    if paired:  # search's rule: the rollout's move unless one leads it by two standard errors
-        choice = base[0]
-        lead = 0.0
-        for o in range(k_root):
-            v = visits[o]
-            if o == base[0] or v < 2:
-                continue
-            mean = advantage[o] / v
-            spread = max(advantage_sq[o] / v - mean * mean, 0.0) * v / (v - 1)
-            low = mean - 2.0 * np.sqrt(spread / v)
+        if not paired:  # the option played most
+            if visits[o] > visits[choice]:
+                choice = o
+        elif o != base[0] and visits[o] > 1:  # search's rule: a lead of two standard errors
+            low = _lead_lower_bound(advantage[o], advantage_sq[o], visits[o], 2.0)
             if low > lead:
                 lead = low
                 choice = o
