@@ -41,7 +41,7 @@ kernels: ## Compile the engine's kernels into the cache (install ends with it; m
 	  $(CLI) simulate --games 10 --match single --preset seed000 > /dev/null && \
 	  echo "  the heuristic kernels: $$((SECONDS - start)) s"; } & heuristic=$$!; \
 	{ $(CLI) simulate --games 2 --match single --policy 0=search > /dev/null && \
-	  $(PY) -c "from vandatta_sim.table import warm_up; warm_up()" && \
+	  $(PY) -c "from vandatta_sim.play.table import warm_up; warm_up()" && \
 	  echo "  the search kernel and the table's engine calls: $$((SECONDS - start)) s"; } & search=$$!; \
 	wait $$heuristic; first=$$?; wait $$search; second=$$?; \
 	test $$first = 0 && test $$second = 0

@@ -15,11 +15,11 @@ from claims_runs import (ADVANTAGE_MARGIN, DRAW_LIMITS, DUMP, HOLD, HOLD_DUMP_SC
                          REFERENCE_RATE, RELATIVE_MARGIN, WIN_MARGIN, margins, run,
                          timing_available, timing_policies, timing_spec)
 
-from vandatta_sim.tables import format_estimate as fmt
-from vandatta_sim.report.measures import SKILLED, STRONGEST, UNSKILLED
-from vandatta_sim.report.verdicts import Claim
+from vandatta_sim.formatting import format_estimate as fmt
+from vandatta_sim.experiments.measures import SKILLED, STRONGEST, UNSKILLED
+from vandatta_sim.experiments.verdicts import Claim
 from vandatta_sim.stats import independent_difference, paired_difference, relative_change
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 # --- multiplicity: every claim is a family of parts (Holm within it); the ten families share
 # the report's familywise error rate equally (Bonferroni), so the chance that any part of any

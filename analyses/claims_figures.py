@@ -12,7 +12,7 @@ import numpy as np
 from claims_runs import (ADVANTAGE_MARGIN, DRAW_LIMITS, HOLD_DUMP_SCALES, POINTS_MARGIN, RARELY,
                          WIN_MARGIN, timing_policies)
 
-from vandatta_sim.report.measures import SKILLED, UNSKILLED
+from vandatta_sim.experiments.measures import SKILLED, UNSKILLED
 
 
 def figures(ctx, data) -> None:

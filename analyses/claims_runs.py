@@ -10,14 +10,14 @@ from __future__ import annotations
 import common
 import numpy as np
 
-from vandatta_sim.report.designs import (card_values, compare_policies, focal_outcomes,
+from vandatta_sim.experiments.designs import (card_values, compare_policies, focal_outcomes,
                                          skill_comparisons, skill_per_game, swap_effects,
                                          swap_pairs)
 from vandatta_sim.stats import column_estimate
-from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
+from vandatta_sim.experiments.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
                                           most_eights_seat, same_suit_swaps)
-from vandatta_sim.report.runner import make_config
-from vandatta_sim.report.variants import single
+from vandatta_sim.experiments.runner import make_config
+from vandatta_sim.experiments.variants import single
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import SimulationError, check_policy
 from vandatta_sim.stats import (independent_difference, log_odds_change, paired_difference,

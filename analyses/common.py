@@ -29,7 +29,7 @@ except ImportError:  # run from a checkout without installing: use the package n
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from vandatta_sim.plots import save_figure  # noqa: E402
-from vandatta_sim.report.runner import Runner  # noqa: E402
+from vandatta_sim.experiments.runner import Runner  # noqa: E402
 
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
 #: match as the name says; "per seat" counts are per focal seat (the seats rotate).

@@ -18,7 +18,7 @@ from vandatta_sim.design import parse_spec
 from vandatta_sim.design.report import (changes_in_words, fixed_text, how_measured, ranked_rows,
                                         rules_file_text, verdict)
 from vandatta_sim.design.search import run_design
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SPECS = ("fair-two-player-design.toml", "kids-table-design.toml", "lively-table-design.toml")

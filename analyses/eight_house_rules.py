@@ -3,7 +3,7 @@
 Each common house rule and each preset, per scale, at 3 and 4 players: what one more eight in
 the starting hand does to its holder's deal win and penalty points, and how much that changes
 against the scale's `standard`, paired game by game (same seed and game index: the same deal
-and the same focal seat; :func:`vandatta_sim.report.card_value.paired_effect_difference`).
+and the same focal seat; :func:`vandatta_sim.experiments.card_value.paired_effect_difference`).
 """
 
 from __future__ import annotations
@@ -13,14 +13,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 from eight_players import player_for, shown
 
-from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
-from vandatta_sim.report.designs import SCALE_NAMES
+from vandatta_sim.experiments.card_value import effects_per_game, paired_effect_difference
+from vandatta_sim.experiments.designs import SCALE_NAMES
 from vandatta_sim import cards
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import trace_game
 from vandatta_sim.stats import holm_adjust, mean_interval, paired_difference, p_value
 from vandatta_sim.trace import Event
-from vandatta_sim.tables import format_estimate as fmt, format_table
+from vandatta_sim.formatting import format_estimate as fmt, format_table
 
 STANDARD = PRESETS["standard"]
 #: The house rules people play, each one change to `standard` (docs/spec.md's catalogue).

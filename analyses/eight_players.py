@@ -11,14 +11,14 @@ import common
 import numpy as np
 import pandas as pd
 
-from vandatta_sim.report.card_value import card_value, effects_per_game, paired_effect_difference
-from vandatta_sim.report.designs import SCALE_NAMES, compare_policies, focal_outcomes
-from vandatta_sim.report.measures import STRONGEST
+from vandatta_sim.experiments.card_value import card_value, effects_per_game, paired_effect_difference
+from vandatta_sim.experiments.designs import SCALE_NAMES, compare_policies, focal_outcomes
+from vandatta_sim.experiments.measures import STRONGEST
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.stats import (estimate_columns, mean_interval, normal_critical,
                                 row_estimate as est)
-from vandatta_sim.tables import format_estimate as fmt
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_estimate as fmt
+from vandatta_sim.formatting import format_table
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100
 #: Who plays: (holder of the extra eight, the other seats).

@@ -22,13 +22,13 @@ import numpy as np
 import pandas as pd
 from eight_players import break_even_cell, player_for, shown
 
-from vandatta_sim.report.card_value import card_value, effects_per_game, paired_effect_difference
-from vandatta_sim.report.designs import RANKS, SCALE_NAMES, face_values
-from vandatta_sim.report.fair_score import changed_share, fair_scores
-from vandatta_sim.report.plain import outward
+from vandatta_sim.experiments.card_value import card_value, effects_per_game, paired_effect_difference
+from vandatta_sim.experiments.designs import RANKS, SCALE_NAMES, face_values
+from vandatta_sim.experiments.fair_score import changed_share, fair_scores
+from vandatta_sim.experiments.plain import outward
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.stats import Estimate, holm_adjust, p_value, row_estimate as est
-from vandatta_sim.tables import format_estimate as fmt, format_table
+from vandatta_sim.formatting import format_estimate as fmt, format_table
 
 STANDARD = PRESETS["standard"]  # matches: elimination at 100
 #: Each table's tuned player: `expert` with weights fitted to that scale and table size, the

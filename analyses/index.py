@@ -10,7 +10,7 @@ import argparse
 import common
 import players
 
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 REPORTS = [
     ("eight-value.md", "analyses/eight_value.py",

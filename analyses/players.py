@@ -21,12 +21,12 @@ import numba
 import numpy as np
 
 from vandatta_sim import bench
-from vandatta_sim.report.designs import focal_winners
-from vandatta_sim.tables import format_estimate as fmt
+from vandatta_sim.experiments.designs import focal_winners
+from vandatta_sim.formatting import format_estimate as fmt
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import check_policy
 from vandatta_sim.stats import ELO_PER_LOGIT, fit_ratings, paired_difference, proportion
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 #: The search player that sees the true hands: a cheat, on the ladder as the ceiling that
 #: better beliefs could reach at the default budget, never a player (its rows say so).

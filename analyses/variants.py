@@ -10,21 +10,21 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.lines import Line2D
 
-from vandatta_sim.report.designs import skill_comparisons
-from vandatta_sim.tables import format_estimate as fmt
+from vandatta_sim.experiments.designs import skill_comparisons
+from vandatta_sim.formatting import format_estimate as fmt
 from vandatta_sim.plots import (mark_beyond, needs_log_axis, outlier_limit, plain_log_axis,
                                 quantile_rows)
-from vandatta_sim.report.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
+from vandatta_sim.experiments.measures import (SKILLED, STRONGEST, UNSKILLED, deal_summary,
                                           forhand_advantage, match_summary, mean_points,
                                           quantiles)
-from vandatta_sim.report.runner import make_config
-from vandatta_sim.report.variants import CALL_FORGET, Variant, single
-from vandatta_sim.report.variants import variants as all_variants
-from vandatta_sim.report.verdicts import CONTRADICTED, SUPPORTED, claim_verdict
+from vandatta_sim.experiments.runner import make_config
+from vandatta_sim.experiments.variants import CALL_FORGET, Variant, single
+from vandatta_sim.experiments.variants import variants as all_variants
+from vandatta_sim.experiments.verdicts import CONTRADICTED, SUPPORTED, claim_verdict
 from vandatta_sim.simulate import simulate
 from vandatta_sim.stats import Estimate, mean_interval, paired_difference
 from vandatta_sim.sweep.summary import FEEL_MEASURES, feel_values
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 MAIN_PLAYERS = 4
 LENGTHS = ("turns", "plays", "draws")

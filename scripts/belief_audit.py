@@ -4,7 +4,7 @@
     python scripts/belief_audit.py 4 1000 standard search,expert,expert,expert
 
 Plays DEALS single deals (seed 11) and audits seat 0's beliefs at each of its turns
-(vandatta_sim.beliefs): the share of turns at which the old lacks flags (search:beliefs=lacks)
+(vandatta_sim.play.beliefs): the share of turns at which the old lacks flags (search:beliefs=lacks)
 or the public bookkeeping (beliefs=public, the default) rule out a card an opponent really
 holds, with Wilson 95% intervals (turns of one deal are not independent: read them as a
 description, the intervals as a rough guide), how many card types each rules out, and where
@@ -13,7 +13,7 @@ the true world's likelihood (search:beliefs=weighted) ranks among 16 public worl
 
 import sys
 
-from vandatta_sim.beliefs import audit
+from vandatta_sim.play.beliefs import audit
 from vandatta_sim.rules import get_preset
 from vandatta_sim.stats import proportion
 

@@ -58,7 +58,7 @@ from vandatta_sim import engine as E
 from vandatta_sim.rules import PRESETS, get_preset
 from vandatta_sim.stats import Estimate, proportion
 from vandatta_sim.step import Game, State
-from vandatta_sim.tables import format_estimate, format_table
+from vandatta_sim.formatting import format_estimate, format_table
 from vandatta_sim.trace import Event
 
 #: the names the issue uses for presets, where they differ from the preset's own

@@ -23,7 +23,7 @@ import numpy as np
 
 from vandatta_sim import engine as E
 from vandatta_sim import tuned
-from vandatta_sim.report.eight_play import eight_play
+from vandatta_sim.experiments.eight_play import eight_play
 from vandatta_sim.rules import get_preset
 from vandatta_sim.stats import independent_difference, paired_difference
 from vandatta_sim.tune import focal_outcomes

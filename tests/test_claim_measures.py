@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from vandatta_sim.report.designs import swap_pairs
-from vandatta_sim.report.measures import SKILL_LADDER, SKILLED, UNSKILLED, same_suit_swaps
+from vandatta_sim.experiments.designs import swap_pairs
+from vandatta_sim.experiments.measures import SKILL_LADDER, SKILLED, UNSKILLED, same_suit_swaps
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import check_policy, simulate, trace_game
 from vandatta_sim.trace import Event

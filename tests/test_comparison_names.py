@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import run_cli
-from vandatta_sim.report import plain
+from vandatta_sim.experiments import plain
 from vandatta_sim.rules import Rules
 from vandatta_sim.sweep import catalogue
 

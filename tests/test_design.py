@@ -20,8 +20,8 @@ from vandatta_sim.design import SpecError, load_spec, parse_spec
 from vandatta_sim.design import search as design_search
 from vandatta_sim.design.report import design_text, write_rules_files
 from vandatta_sim.design.search import final_seed, run_design, seeds_used
-from vandatta_sim.report.designs import skill_comparisons
-from vandatta_sim.report.runner import Runner
+from vandatta_sim.experiments.designs import skill_comparisons
+from vandatta_sim.experiments.runner import Runner
 from vandatta_sim.rules import load_rules_file
 from vandatta_sim.store import Store
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pandas as pd
 
-from vandatta_sim.report.fair_score import FairScore
+from vandatta_sim.experiments.fair_score import FairScore
 from vandatta_sim.stats import Estimate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vandatta_sim.report.fair_score import (GRID_CARDS, FairScore, changed, fair_score_of,
+from vandatta_sim.experiments.fair_score import (GRID_CARDS, FairScore, changed, fair_score_of,
                                             grid_for)
 from vandatta_sim.stats import normal_critical
 

@@ -7,7 +7,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from vandatta_sim.plots import mark_beyond, needs_log_axis, outlier_limit, quantile_rows  # noqa: E402
-from vandatta_sim.report.measures import QUANTILES, quantiles  # noqa: E402
+from vandatta_sim.experiments.measures import QUANTILES, quantiles  # noqa: E402
 
 
 def test_log_axis_only_when_one_value_dwarfs_the_rest():

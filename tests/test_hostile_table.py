@@ -380,7 +380,7 @@ def run_probe(workers: int = 3) -> list[tuple[Case, str, str]]:
 @settings(max_examples=300, deadline=None)
 @given(st.text())
 def test_an_echo_is_one_line_without_a_control_character(text):
-    from vandatta_sim.cli.human import Screen, ascii_text, printable
+    from vandatta_sim.play.person import Screen, ascii_text, printable
 
     shown = printable(text)
     assert not RAW_CONTROL.search(shown) and "\n" not in shown and "\r" not in shown
@@ -399,7 +399,7 @@ def test_an_echo_is_one_line_without_a_control_character(text):
 
 @given(st.text(max_size=30))
 def test_a_number_is_ascii_digits_only(text):
-    from vandatta_sim.cli.human import ascii_number, number_in_other_digits
+    from vandatta_sim.play.person import ascii_number, number_in_other_digits
 
     k = ascii_number(text)
     assert (k is not None) == (text.isascii() and text.isdigit())

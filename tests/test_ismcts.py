@@ -134,7 +134,7 @@ def test_the_tree_search_coaches_a_person_as_it_plays():
     """play --hints --coach ismcts: every legal move valued, the best one is the one its trees
     chose most often (then played most), values are win shares, and a difference is paired over replicates that tried
     both options (an option a replicate never tried has no value there, never a made-up 0)."""
-    from vandatta_sim.coach import REPLICATES, Coach
+    from vandatta_sim.play.coach import REPLICATES, Coach
     for state in _move_states(3):
         tree, flat = Coach("ismcts:iterations=64", seed=1), Coach("search:budget=4", seed=1)
         hints, options = tree.hints(state, 0), flat.hints(state, 0)
@@ -158,7 +158,7 @@ def test_the_tree_search_coaches_a_person_as_it_plays():
 
 
 def test_the_coach_is_a_search_player():
-    from vandatta_sim.coach import Coach
+    from vandatta_sim.play.coach import Coach
     for policy in ("expert", "tuned:standard-base-4", "random"):
         with pytest.raises(ValueError, match="search or ismcts"):
             Coach(policy)

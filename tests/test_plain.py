@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vandatta_sim.report import plain
-from vandatta_sim.report.summary_note import note_text, rules_in_words
+from vandatta_sim.experiments import plain
+from vandatta_sim.experiments.summary_note import note_text, rules_in_words
 from vandatta_sim.stats import mean_interval, ratio_root
 
 
@@ -275,7 +275,7 @@ def test_an_exact_zero_is_said_in_words_never_ns(kind, digits, low, high):
     reject. Property: an exact zero is never "n.s." and says so in words; any other interval
     holding 0 still is "n.s." (the old formatter marks both)."""
     from vandatta_sim.stats import Estimate
-    from vandatta_sim.tables import format_estimate
+    from vandatta_sim.formatting import format_estimate
 
     zero = format_estimate(Estimate(0.0, 0.0, 0.0, 10), kind, digits)
     assert "n.s." not in zero and "no game changed" in zero

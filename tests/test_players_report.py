@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from vandatta_sim.report.designs import focal_outcomes, focal_winners
-from vandatta_sim.report.runner import Runner
+from vandatta_sim.experiments.designs import focal_outcomes, focal_winners
+from vandatta_sim.experiments.runner import Runner
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import simulate
 

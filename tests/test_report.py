@@ -1,4 +1,4 @@
-"""Tests of vandatta_sim.report: the exact first-turn case, the estimators the reports use,
+"""Tests of vandatta_sim.experiments: the exact first-turn case, the estimators the reports use,
 measures and designs on hand-made tables and small runs, and (slow) the report scripts end to
 end."""
 
@@ -12,23 +12,23 @@ import pytest
 
 from conftest import quick_report_twice
 from naive import exact_first_turn_win
-from vandatta_sim.report.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NAMES, card_values,
+from vandatta_sim.experiments.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NAMES, card_values,
                                          compare_policies, face_values, focal_outcomes,
                                          head_to_head, scale_grid, skill_per_game, swap_effects,
                                          swap_pairs)
 from vandatta_sim.stats import estimate_columns, row_estimate
-from vandatta_sim.tables import format_estimate as fmt
-from vandatta_sim.report.measures import (deal_summary, forhand_advantage, log_grid,
+from vandatta_sim.formatting import format_estimate as fmt
+from vandatta_sim.experiments.measures import (deal_summary, forhand_advantage, log_grid,
                                           match_summary, mean_points, most_eights_seat,
                                           n_players, seat_values, share_at_most)
-from vandatta_sim.report.runner import Runner, make_config
-from vandatta_sim.report.variants import _show, single, variants
-from vandatta_sim.report.verdicts import (CONTRADICTED, SUPPORTED, UNCLEAR, claim_verdict,
+from vandatta_sim.experiments.runner import Runner, make_config
+from vandatta_sim.experiments.variants import _show, single, variants
+from vandatta_sim.experiments.verdicts import (CONTRADICTED, SUPPORTED, UNCLEAR, claim_verdict,
                                           combine_verdicts, direction, holding_verdict)
 from vandatta_sim.rules import PRESETS, Rules
 from vandatta_sim.simulate import simulate
 from vandatta_sim.stats import Estimate, proportion
-from vandatta_sim.tables import format_table
+from vandatta_sim.formatting import format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 ONE_CARD = Rules(players=2, hand_size=1, match="single")

@@ -259,7 +259,7 @@ def test_the_points_objective_weighs_the_valuation_not_the_scale():
 
 
 def test_the_public_bookkeeping_is_never_contradicted_by_the_true_hands():
-    from vandatta_sim.beliefs import audit
+    from vandatta_sim.play.beliefs import audit
     # without specials_only_must_draw the bookkeeping is exact: never wrong
     exact = audit(SINGLE.replace(players=4, specials_only_must_draw=False), 150, seed=3,
                   policies=["search:budget=2"] + ["expert"] * 3)

@@ -32,7 +32,7 @@ NOT_FOR_SIMULATE = ("pandas", "pyarrow", "vandatta_sim.store",
                     "scipy.stats", "matplotlib", "dask", "distributed", "vandatta_sim.plots",
                     "vandatta_sim.sweep.run", "vandatta_sim.sweep.grid",
                     "vandatta_sim.sweep.executors", "vandatta_sim.sweep.dry_run",
-                    "vandatta_sim.report", "vandatta_sim.design", "vandatta_sim.table",
+                    "vandatta_sim.experiments", "vandatta_sim.design", "vandatta_sim.play.table",
                     "vandatta_sim.referee", "vandatta_sim.tune")
 
 

@@ -240,6 +240,37 @@ def test_bad_command_line_exits_2_with_one_line(tmp_path, args, message):
     assert not store.exists()
 
 
+@pytest.mark.parametrize("from_file, given, expected", [
+    ({}, {}, sweep_module.RunSettings()),
+    ({"games": 10, "seed": 3}, {"seed": 4}, sweep_module.RunSettings(games=10, seed=4)),
+    # games and precision both say how long to run: the command line's drops the file's other
+    ({"precision": 0.01, "max_games": 9}, {"games": 5},
+     sweep_module.RunSettings(games=5, max_games=9)),
+    ({"games": 10, "chunk_size": 7}, {"precision": 0.02},
+     sweep_module.RunSettings(precision=0.02, chunk_size=7)),
+    ({"games": 10}, {"games": None, "precision": None}, sweep_module.RunSettings(games=10)),
+])
+def test_the_command_line_overrides_the_sweep_files_run_settings(from_file, given, expected):
+    assert sweep_module.merge_run_settings(from_file, **given) == expected
+
+
+def test_run_settings_refuse_games_with_precision_and_unknown_names():
+    with pytest.raises(sweep_module.SweepError, match="not both"):
+        sweep_module.merge_run_settings({}, games=5, precision=0.1)
+    with pytest.raises(sweep_module.SweepError, match="unknown run setting.*allowed: games"):
+        sweep_module.merge_run_settings({}, game=5)
+
+
+def test_a_sweep_file_s_settings_yield_to_the_command_line(tmp_path):
+    path = tmp_path / "grid.toml"
+    path.write_text('games = 3000\nseed = 5\nmatch = "single"\nplayers = 2\n')
+    result = invoke("sweep", path, "--games", 2000, "--seed", 6, "--store", tmp_path / "r",
+                    "--dry-run", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["games"] == 2000 and data["seed"] == 6 and "precision" not in data
+
+
 def test_dry_run_lists_configurations_and_work_and_writes_nothing(tmp_path):
     store = tmp_path / "results"
     result = invoke("sweep", "--vary", "stacking=false,true", "--players", "2,3", "--match",

@@ -10,7 +10,7 @@ from vandatta_sim.sweep import expand_grid
 from vandatta_sim.sweep.compare import _delta_text
 from vandatta_sim.sweep.grid import parse_vary
 from vandatta_sim.sweep.skill import plan_skill
-from vandatta_sim.sweep.summary import format_table
+from vandatta_sim.sweep.summary import sweep_table
 
 
 def _summary_row(players=3, deals=1.0, capped=0.0, key="k"):
@@ -23,9 +23,9 @@ def _summary_row(players=3, deals=1.0, capped=0.0, key="k"):
 
 
 def test_the_table_shows_the_fair_share_and_deals_per_match_only_for_matches():
-    single = format_table(pd.DataFrame([_summary_row()]))
+    single = sweep_table(pd.DataFrame([_summary_row()]))
     assert "fair share" in single and "33.3%" in single and "mean_deals" not in single
-    matches = format_table(pd.DataFrame([_summary_row(players=4, deals=5.5)]))
+    matches = sweep_table(pd.DataFrame([_summary_row(players=4, deals=5.5)]))
     assert "25.0%" in matches and "mean_deals" in matches and "5.50 [" in matches
 
 

@@ -1,4 +1,4 @@
-"""The interactive table (vandatta_sim.table): the engine's game, people's turns refereed."""
+"""The interactive table (vandatta_sim.play.table): the engine's game, people's turns refereed."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vandatta_sim import table as table_module
+from vandatta_sim.play import table as table_module
 from vandatta_sim.referee import referee, replay, why_illegal
 from vandatta_sim.rules import resolve_rules
 from vandatta_sim.simulate import Seats, trace_game
-from vandatta_sim.table import Answer, Table
+from vandatta_sim.play.table import Answer, Table
 from vandatta_sim.trace import Event
 
 RULE_SETS = [

@@ -15,13 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_table import RULE_SETS, RandomPerson
 
-from vandatta_sim.cli.human import Person, Screen
+from vandatta_sim.play.person import Person, Screen
 from vandatta_sim.cli.human_play import default_coach, header_lines
 from vandatta_sim.referee import referee
 from vandatta_sim.rules import resolve_rules
 from vandatta_sim.simulate import Seats
-from vandatta_sim.table import Answer, Table
-from vandatta_sim.tables import COLUMNS, listed, whole, wrapped
+from vandatta_sim.play.table import Answer, Table
+from vandatta_sim.formatting import COLUMNS, listed, whole, wrapped
 from vandatta_sim.trace import Event
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,13 +6,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from vandatta_sim.report.designs import swap_pairs
-from vandatta_sim.report.runner import Runner, make_config
+from vandatta_sim.experiments.designs import swap_pairs
+from vandatta_sim.experiments.runner import Runner, make_config
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import SimulationError, simulate
 from vandatta_sim.stats import ratio_root
 from vandatta_sim.sweep import SweepError
-from vandatta_sim.report.card_value import (break_even, card_value, check_ranks, check_scales,
+from vandatta_sim.experiments.card_value import (break_even, card_value, check_ranks, check_scales,
                                 ordinary_points, scale_with, second_score)
 
 STANDARD = PRESETS["standard"]
@@ -172,7 +172,7 @@ def test_card_value_is_the_same_direct_and_through_the_store_and_reads_back(smal
 
 
 def test_precision_plays_until_the_half_width_is_reached(tmp_path, monkeypatch):
-    import vandatta_sim.report.card_value as value
+    import vandatta_sim.experiments.card_value as value
 
     monkeypatch.setattr(value, "PILOT_GAMES", 500)
     table = card_value(DEALS, Runner(store=str(tmp_path / "r")), precision=0.02, seed=2)
@@ -193,7 +193,7 @@ def test_the_eight_alone_gives_the_same_numbers_as_with_the_ace(small_table):
 
 
 def test_per_game_effects_pair_game_by_game_across_tables():
-    from vandatta_sim.report.card_value import effects_per_game, paired_effect_difference
+    from vandatta_sim.experiments.card_value import effects_per_game, paired_effect_difference
 
     runner = Runner(use_sweep=False, threads=1)
     rules = DEALS.replace(players=3)

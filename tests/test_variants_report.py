@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vandatta_sim.report.designs import skill_comparisons
-from vandatta_sim.report.runner import Runner
+from vandatta_sim.experiments.designs import skill_comparisons
+from vandatta_sim.experiments.runner import Runner
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.stats import Estimate
 

@@ -7,11 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vandatta_sim.report.verdicts import (CONTRADICTED, NEGLIGIBLE, PARTLY, SUPPORTED, UNCLEAR,
+from vandatta_sim.experiments.verdicts import (CONTRADICTED, NEGLIGIBLE, PARTLY, SUPPORTED, UNCLEAR,
                                           Claim, Part, claim_verdict, combine_verdicts,
                                           interval_text, judge_parts, overall_verdict)
 from vandatta_sim.stats import Estimate, holm_adjust, p_value
-from vandatta_sim.tables import KINDS
+from vandatta_sim.formatting import KINDS
 
 
 def est(low, high):

@@ -9,15 +9,14 @@ The modules and subpackages, by layer (the map with the data's way: docs/layout.
   :mod:`.trace` (event traces and their narration) and :mod:`.referee` (the independent
   referee);
 * the players: :mod:`.tuned` (`expert` with stored weights, ``tuned:NAME``; the shipped ones in
-  ``tuned_policies/``), :mod:`.tune` (fitting them) and :mod:`.beliefs` (the search player's
-  beliefs audited against the true hands);
-* at the table: :mod:`.table` (a game played decision by decision, people at some seats) and
-  :mod:`.coach` (the hints and the review); :mod:`.openspiel` (Vändåtta as an OpenSpiel game,
-  an optional extra);
+  ``tuned_policies/``) and :mod:`.tune` (fitting them);
+* at the table: :mod:`.play` (a game played decision by decision with people at some seats,
+  their screen, the coach, and the search player's beliefs audited against the true hands);
+  :mod:`.openspiel` (Vändåtta as an OpenSpiel game, an optional extra);
 * the results: :mod:`.sweep` (grids of configurations run into the store), :mod:`.store` (the
   result store), :mod:`.atomic` (files written whole or not at all), :mod:`.paths` (the user's
-  paths and files, checked), :mod:`.stats` (the estimators), :mod:`.tables` (the one table and
-  estimate formatter), :mod:`.plots` (the commands' charts), :mod:`.report` (the experiments,
+  paths and files, checked), :mod:`.stats` (the estimators), :mod:`.formatting` (the one table and
+  estimate formatter), :mod:`.plots` (the commands' charts), :mod:`.experiments` (the experiments,
   measures and verdicts the reports and commands share), :mod:`.design` (the rules designer)
   and :mod:`.bench` (the speed benchmarks);
 * :mod:`.cli`: the command line, a thin layer over all of the above.

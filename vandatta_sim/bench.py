@@ -28,7 +28,7 @@ import numpy as np
 from .rules import PRESETS
 from .simulate import check_policy, simulate, trace_game
 from .sweep import DEFAULT_CHUNK_SIZE, Config, expand_grid, run_sweep
-from .tables import format_table
+from .formatting import format_table
 
 _START_SNIPPET = (
     "import time; t = time.perf_counter(); "

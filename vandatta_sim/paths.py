@@ -15,6 +15,12 @@ import tempfile
 import tomllib
 from pathlib import Path
 
+def is_ascii_number(text: str) -> bool:
+    """Only ASCII digits make a number (the rule for every number a user types, on the command
+    line and at the table): str.isdigit() also accepts "²", int() reads "٣"."""
+    return text.isascii() and text.isdigit()
+
+
 #: Rules and sweep files are a few kilobytes; 1 MiB leaves room for comments and long grids
 #: while refusing /dev/zero or a mistyped data file before it fills memory.
 MAX_TEXT_FILE_BYTES = 1 << 20

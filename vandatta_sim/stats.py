@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from .tables import format_estimate  # the one formatter (it imports nothing of the package)
+from .formatting import format_estimate  # the one formatter (it imports nothing of the package)
 
 #: Below this many observations a mean's interval uses Student's t rather than the normal.
 SMALL_SAMPLE = 30
@@ -49,7 +49,7 @@ class Estimate:
         """``0.261 [0.258, 0.264]``, or with ``percent=True`` ``26.1% [25.8, 26.4]``.
 
         ``digits`` counts decimals of the fraction; the percent form shows the same resolution.
-        (:func:`vandatta_sim.tables.format_estimate` is the one formatter.)
+        (:func:`vandatta_sim.formatting.format_estimate` is the one formatter.)
         """
         if percent:
             return format_estimate(self, "pct", max(digits - 2, 0))

@@ -42,7 +42,7 @@ from enum import IntEnum
 import numpy as np
 
 from .cards import SUIT_SYMBOLS, card_name
-from .tables import listed, wrapped
+from .formatting import listed, wrapped
 
 
 class Event(IntEnum):

@@ -1,7 +1,7 @@
 """``play --human``: one session at the table, from the checked options to the referee's word.
 
 Checks every option before the game starts (bad input: one ``Error:`` line, exit 2), plays the
-game with :class:`vandatta_sim.table.Table`, referees its trace, reviews each deal when the
+game with :class:`vandatta_sim.play.table.Table`, referees its trace, reviews each deal when the
 coach is on and writes ``--save`` only once the game is over (atomically: a Ctrl-C leaves no
 file). Ctrl-C or Ctrl-D at any point: one line, exit 130; SIGTERM: one line, exit 143, as in
 every command. ``--replay`` reads a saved game as untrusted data: every field is checked, a
@@ -38,9 +38,9 @@ def default_coach(rules) -> str:
 
 def header_lines(version: str, people, names: dict, rules, seed: int, examples: str) -> list[str]:
     """The lines said before the first deal, each within the table's width
-    (:data:`~vandatta_sim.tables.COLUMNS`): wrapped between words, never inside a seat's
+    (:data:`~vandatta_sim.formatting.COLUMNS`): wrapped between words, never inside a seat's
     name (a name longer than a line is a line of its own)."""
-    from ..tables import whole, wrapped
+    from ..formatting import whole, wrapped
 
     you = ", ".join(whole(f"seat {s}") for s in people)
     bots = ", ".join(whole(names[s]) for s in sorted(names) if s not in people)
@@ -90,7 +90,7 @@ def load_saved(path) -> dict:
     A file that is not one (damaged, wrong-typed, nested too deep, too large): UsageError,
     one line naming the field."""
     from ..rules import Rules, RulesError
-    from .human import printable
+    from ..play.person import printable
 
     def refuse(why: str):
         raise click.UsageError(f"--replay {shorten(os.fspath(path))}: {shorten(why, 200)}; "
@@ -147,13 +147,13 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
         check_output_file(save, "--save", (".json",))
     coach = None
     if hints:
-        from ..coach import Coach
+        from ..play.coach import Coach
 
         try:
             coach = Coach(coach_policy or default_coach(rules), seed)
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--coach") from None
-    from .human import Person, Quit, Screen, line_reader, plain_wanted
+    from ..play.person import Person, Quit, Screen, line_reader, plain_wanted
 
     try:
         screen = Screen(plain_wanted(plain))
@@ -192,7 +192,7 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
 
 
 def _play(rules, seats, people, seed, game, person, coach, screen):
-    from ..table import Table
+    from ..play.table import Table
 
     def deal_over(table):
         for line in person.news(table, people[0]):
@@ -211,7 +211,7 @@ def _play(rules, seats, people, seed, game, person, coach, screen):
 def review_lines(coach, person, deal: int, screen) -> list[str]:
     """The coach's review of one deal: the moves worse than the best option by more than the
     uncertainty of the difference."""
-    from ..coach import review
+    from ..play.coach import review
 
     decisions = person.decisions_of(deal)
     if not decisions:

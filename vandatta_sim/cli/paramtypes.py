@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import click
 
-from ..paths import shorten
+from ..paths import is_ascii_number, shorten
 
 #: Seeds fit a signed 64-bit integer, the widest integer the store's tables and JSON readers
 #: in other languages keep exactly (numpy's SeedSequence itself would take any size).
@@ -21,11 +21,6 @@ MAX_GAME_INDEX = 2**62
 MAX_SIMULATE_GAMES = 10**9
 #: A sweep configuration's games are game indices 0 … games - 1 of its seed.
 MAX_SWEEP_GAMES = MAX_GAME_INDEX
-
-
-def is_ascii_number(text: str) -> bool:
-    """Only ASCII digits make a number: str.isdigit() also accepts "²", int() reads "٣"."""
-    return text.isascii() and text.isdigit()
 
 
 class AsciiInt(click.ParamType):

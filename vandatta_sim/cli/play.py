@@ -3,6 +3,8 @@ at the table yourself (``--human SEAT``) against the bots, with a coach (``--hin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import click
 
 from .builders import build_rules, build_seats, warn_inert
@@ -44,70 +46,116 @@ GAME_OPTIONS = ("preset", "rules_file", "overrides", "players", "match", "polici
 @click.option("--replay", "replay", default=None, metavar="FILE",
               help="Narrate and referee a game written by --save (its rules are in the file).")
 @usage_errors()
-def play_cmd(preset, rules_file, overrides, players, match, policies, forget, seed, game, check,
-             as_json, people, hints, coach_policy, save, plain, replay):
+def play_cmd(**options):
     """Narrate one game move by move (the same game as in `simulate` with this seed), or play
     it yourself with --human SEAT (--hints for a coach, --save FILE to keep it, --replay FILE
     to narrate it again).
 
     A game is what --match says, by default the preset's match format (standard: an
     elimination match); --match single narrates one deal."""
-    from ..referee import RefereeError, referee
-    from ..trace import narrate
-
-    if coach_policy is not None and not hints:
+    o = PlayOptions(**options)
+    if o.coach_policy is not None and not o.hints:
         raise click.UsageError("--coach goes with --hints (the coach speaks only when hints "
                                "are on)")
-    if people and replay is None and not as_json:
-        rules = build_rules(preset, rules_file, overrides, players, match)
-        seats = build_seats(rules, policies, forget)
+    if o.people and o.replay is None and not o.as_json:
+        rules = build_rules(o.preset, o.rules_file, o.overrides, o.players, o.match)
+        seats = build_seats(rules, o.policies, o.forget)
         from .human_play import play_at_table
 
-        play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, plain)
+        play_at_table(rules, seats, o.people, o.seed, o.game, o.hints, o.coach_policy, o.save,
+                      o.plain)
         return
-    for given, name in ((hints, "--hints"), (save, "--save"), (plain is not None, "--plain"),
-                        (people, "--human")):
+    for given, name in ((o.hints, "--hints"), (o.save, "--save"), (o.plain is not None, "--plain"),
+                        (o.people, "--human")):
         if given:
             raise click.UsageError(f"{name} goes with --human SEAT (and neither with --replay "
                                    "nor --json); without it play narrates a game")
-    if replay is not None:
-        from .human_play import load_saved
+    _narrate(o, _replayed(o) if o.replay is not None else _played(o))
 
-        refuse_game_options(click.get_current_context(), "--replay", "the game's rules, seats, "
-                            "seed and game are in the file")
-        saved = load_saved(replay)
-        rules, trace, names = saved["rules"], saved["trace"], saved["names"]
-        policies_played, seed, game = saved["policies"], saved["seed"], saved["game"]
-    else:
-        from ..simulate import trace_game
 
-        rules = build_rules(preset, rules_file, overrides, players, match)
-        seats = build_seats(rules, policies, forget)
-        warn_inert(rules, seats)
-        trace = trace_game(rules, seed, game, policies=seats)
-        names, policies_played = None, list(seats.policies)
-    from .human import for_terminal
+@dataclass(frozen=True)
+class PlayOptions:
+    """The options of ``play`` as click parses them (one field per option)."""
 
-    text = narrate(trace, names)
-    if not as_json:
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    players: int | None
+    match: str | None
+    policies: tuple
+    forget: tuple
+    seed: int
+    game: int
+    check: bool
+    as_json: bool
+    people: tuple
+    hints: bool
+    coach_policy: str | None
+    save: str | None
+    plain: bool | None
+    replay: str | None
+
+
+@dataclass(frozen=True)
+class _Game:
+    """A game to narrate: its rules, its trace, the seats' names and policies, seed and index."""
+
+    rules: object
+    trace: object
+    names: list | None
+    policies: list
+    seed: int
+    game: int
+
+
+def _replayed(o: PlayOptions) -> _Game:
+    """The game of a file ``play --human --save`` wrote."""
+    from .human_play import load_saved
+
+    refuse_game_options(click.get_current_context(), "--replay", "the game's rules, seats, "
+                        "seed and game are in the file")
+    saved = load_saved(o.replay)
+    return _Game(saved["rules"], saved["trace"], saved["names"], saved["policies"],
+                 saved["seed"], saved["game"])
+
+
+def _played(o: PlayOptions) -> _Game:
+    """The game of ``simulate`` with these rules, seats, seed and index, traced."""
+    from ..simulate import trace_game
+
+    rules = build_rules(o.preset, o.rules_file, o.overrides, o.players, o.match)
+    seats = build_seats(rules, o.policies, o.forget)
+    warn_inert(rules, seats)
+    trace = trace_game(rules, o.seed, o.game, policies=seats)
+    return _Game(rules, trace, None, list(seats.policies), o.seed, o.game)
+
+
+def _narrate(o: PlayOptions, g: _Game) -> None:
+    """The game move by move (or as JSON), refereed unless --no-check."""
+    from ..referee import RefereeError, referee
+    from ..trace import narrate
+    from ..play.person import for_terminal
+
+    text = narrate(g.trace, g.names)
+    if not o.as_json:
         click.echo(for_terminal(text))  # ASCII where the terminal cannot write ♠ or ö
-    if check:
+    if o.check:
         try:
-            referee(trace, rules)
+            referee(g.trace, g.rules)
         except RefereeError as exc:  # an engine bug: say so plainly, exit non-zero
             raise click.ClickException(f"referee rejected the game: {exc}") from None
-    if as_json:
+    if o.as_json:
         import json
 
-        record = {"rules": rules.canonical(), "rules_key": rules.key(), "seed": seed,
-                  "game": game, "policies": policies_played,
-                  "events": [list(map(int, row)) for row in trace],
+        record = {"rules": g.rules.canonical(), "rules_key": g.rules.key(), "seed": g.seed,
+                  "game": g.game, "policies": g.policies,
+                  "events": [list(map(int, row)) for row in g.trace],
                   "narration": text.splitlines(),
-                  "referee": "checked" if check else "not checked"}
+                  "referee": "checked" if o.check else "not checked"}
         out = json.dumps(record, indent=2, ensure_ascii=False)
         # JSON's own escapes where the terminal cannot write a character: the same data
         click.echo(out if out == for_terminal(out) else json.dumps(record, indent=2))
-    elif check:
+    elif o.check:
         click.echo("referee: every move legal, cards conserved, scores correct")
 
 

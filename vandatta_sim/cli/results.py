@@ -19,13 +19,13 @@ import click
 
 from ..plots import check_plot_path, plot_comparison
 from ..store import PROVENANCE, BadProvenanceError, MissingKeyError, Store, UnsafeStoreError
-from ..sweep import SweepError, format_table, stored_summary, summary_records
+from ..sweep import SweepError, stored_summary, summary_records, sweep_table
 from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
                              pick_baseline)
-from ..sweep.summary import capped_warning, format_estimate, has_matches
+from ..sweep.summary import capped_warning, estimate_cell, has_matches
 from ..sweep import catalogue
 from ..sweep.provenance import KINDS
-from ..report.plain import comparison_verdict
+from ..experiments.plain import comparison_verdict
 from . import command_line
 from .builders import check_store_path, check_user_file
 from .options import (baseline_option, json_option, per_seat_option, plot_option, quiet_option,
@@ -151,7 +151,7 @@ def results_show(key, store, summary_file, as_json):
     text = show_text(key, provenance, stats)
     click.echo(text)
     if summary_file is not None:
-        from ..report.plain import single_verdict
+        from ..experiments.plain import single_verdict
 
         row = catalogue.row_of(key, provenance)
         unit = "deals" if provenance.get("match") == "single" else "matches"
@@ -187,13 +187,13 @@ def show_text(key: str, p: dict, stats: dict) -> str:
                      f"{pr.get('reached', float('nan')):.5f} after {pr.get('games'):,} games"
                      + ("" if pr.get("target_reached") else "  (target not reached)"))
     row = _one_row(key, p.get("label", ""), stats)
-    lines.append("\n" + format_table(row))
+    lines.append("\n" + sweep_table(row))
     rates = ", ".join(f"{s}: {100 * w:.2f}%" for s, w in enumerate(stats["win_rates"]))
     lines.append(f"win_rate_<seat>: {rates}  (half_width, the largest 95% half-width: "
                  f"{stats['half_width']:.4f})")
-    lines.append(f"capped_share {format_estimate(row.iloc[0], 'capped_share', 2, True)} "
+    lines.append(f"capped_share {estimate_cell(row.iloc[0], 'capped_share', 2, True)} "
                  f"({stats['capped_games']:,} capped games); blocked_share "
-                 f"{format_estimate(row.iloc[0], 'blocked_share', 2, True)}")
+                 f"{estimate_cell(row.iloc[0], 'blocked_share', 2, True)}")
     return "\n".join(lines)
 
 
@@ -250,7 +250,7 @@ def results_compare(keys, baseline, per_seat, store, summary_file, quiet, as_jso
     summary, index, rows = _comparison(keys, store, baseline, per_seat)
     verdict = comparison_verdict(summary, rows, index, _policies_of(store, summary),
                                  "matches" if has_matches(summary) else "games")
-    table = format_table(summary) + "\n\n" + comparison_text(summary, rows, index, per_seat)
+    table = sweep_table(summary) + "\n\n" + comparison_text(summary, rows, index, per_seat)
     if as_json:
         records = summary_records(summary)
         for record, row in zip(records, rows):
@@ -282,7 +282,7 @@ def _write_note(path: str, title: str, row: dict, table: str, verdict: str,
                 as_json: bool) -> None:
     """``--summary``: the note with the rules of ``row`` (a catalogue row) and the command
     that reproduces this output."""
-    from ..report.summary_note import note_text, write_note
+    from ..experiments.summary_note import note_text, write_note
 
     command = command_line()
     made = (f"The games were made by `{row['command']}`." if row.get("command") else "")

@@ -8,6 +8,7 @@ load only to write ``--out`` or ``--json`` (they cost about a fifth of a small r
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -31,64 +32,89 @@ from .options import (dry_run_option, games_option, json_option, rules_options, 
 @dry_run_option
 @json_option
 @usage_errors()
-def simulate_cmd(preset, rules_file, overrides, players, match, policies, forget, games, seed,
-                 threads, out, dry_run, as_json):
+def simulate_cmd(**options):
     """Play GAMES games and print each seat's win rate with a 95% interval.
 
     On a terminal a progress line on stderr counts the chunks of 250,000 games."""
-    rules = build_rules(preset, rules_file, overrides, players, match)
-    seats = build_seats(rules, policies, forget)
+    o = SimulateOptions(**options)
+    rules = build_rules(o.preset, o.rules_file, o.overrides, o.players, o.match)
+    seats = build_seats(rules, o.policies, o.forget)
     warn_inert(rules, seats)
-    check_output_path(out)
+    check_output_path(o.out)
     unit = "deals" if rules.match_kind == "single" else f"matches ({rules.match})"
-    if games is None:
+    if o.games is None:
         raise click.UsageError(f"give --games N ({unit}), e.g. --games 100000")
-    if dry_run:
-        chunks = -(-games // CHUNK_GAMES)
-        click.echo(f"simulate, dry run (nothing is played): {games:,} {unit}, {rules.players} "
-                   f"players, rules key {rules.key()}, seed {seed}, policies "
+    if o.dry_run:
+        chunks = -(-o.games // CHUNK_GAMES)
+        click.echo(f"simulate, dry run (nothing is played): {o.games:,} {unit}, {rules.players} "
+                   f"players, rules key {rules.key()}, seed {o.seed}, policies "
                    f"{seats.describe()}, in {chunks:,} chunk(s) of up to {CHUNK_GAMES:,}"
-                   + (f"; the games would be written to {out}" if out else ""))
+                   + (f"; the games would be written to {o.out}" if o.out else ""))
         return
+    result = _play(o, rules, seats, unit)
+    if o.as_json:
+        import json
+
+        import pandas as pd
+
+        from ..sweep.summary import summary_records
+
+        record = summary_records(pd.DataFrame([result]))[0]
+        click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
+                               "seed": o.seed, "policies": list(seats.policies),
+                               "forget": [float(f) for f in seats.forget], "unit": unit,
+                               "out": o.out, "summary": record}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(summary_text(result, rules, seats, o.seed))
+    if o.out:
+        click.echo(f"wrote {result['games']:,} games to {o.out}", err=o.as_json)
+    warning = _capped_warning(result, rules)
+    if warning:
+        click.echo(warning, err=True)
+
+
+@dataclass(frozen=True)
+class SimulateOptions:
+    """The options of ``simulate`` as click parses them (one field per option)."""
+
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    players: int | None
+    match: str | None
+    policies: tuple
+    forget: tuple
+    games: int | None
+    seed: int
+    threads: int | None
+    out: str | None
+    dry_run: bool
+    as_json: bool
+
+
+def _play(o: SimulateOptions, rules, seats, unit: str) -> dict:
+    """The games in chunks of :data:`CHUNK_GAMES` (streamed to ``--out`` where given), summed."""
     from ..sweep.summary import SummaryStats
 
     total = SummaryStats(rules.players)
-    progress = ChunkProgress(games, unit)
+    progress = ChunkProgress(o.games, unit)
 
     def chunks():
         nonlocal total
-        for first in range(0, games, CHUNK_GAMES):
-            columns = game_columns(rules, min(CHUNK_GAMES, games - first), seed=seed,
-                                   policies=seats, threads=threads, first_game=first)
+        for first in range(0, o.games, CHUNK_GAMES):
+            columns = game_columns(rules, min(CHUNK_GAMES, o.games - first), seed=o.seed,
+                                   policies=seats, threads=o.threads, first_game=first)
             total = total.merge(SummaryStats.of(columns, rules.players))
             progress.done(first + len(columns["game"]))
             yield columns
 
-    if out:
-        stream_table(chunks(), out)
+    if o.out:
+        stream_table(chunks(), o.out)
     else:
         for _ in chunks():
             pass
     progress.close()
-    result = total.result()
-    if as_json:
-        import json
-
-        from ..sweep.summary import summary_records
-        import pandas as pd
-
-        record = summary_records(pd.DataFrame([result]))[0]
-        click.echo(json.dumps({"rules": rules.canonical(), "rules_key": rules.key(),
-                               "seed": seed, "policies": list(seats.policies),
-                               "forget": [float(f) for f in seats.forget], "unit": unit,
-                               "out": out, "summary": record}, indent=2, ensure_ascii=False))
-    else:
-        click.echo(summary_text(result, rules, seats, seed))
-    if out:
-        click.echo(f"wrote {result['games']:,} games to {out}", err=as_json)
-    warning = _capped_warning(result, rules)
-    if warning:
-        click.echo(warning, err=True)
+    return total.result()
 
 
 #: Games played and summarised at a time: about 60 MB (4 players) to 110 MB (10 players) (the
@@ -127,7 +153,7 @@ def check_output_path(out: str | None) -> None:
 def summary_text(result: dict, rules: Rules, seats: Seats, seed: int) -> str:
     """The summary of a run under the summary's field names (docs/columns.md), each with its
     95% interval."""
-    from ..sweep.summary import format_estimate
+    from ..sweep.summary import estimate_cell
 
     unit = "deals" if rules.match_kind == "single" else f"matches ({rules.match})"
     lines = [f"{result['games']:,} {unit}, {rules.players} players, rules key {rules.key()}, "
@@ -135,14 +161,14 @@ def summary_text(result: dict, rules: Rules, seats: Seats, seed: int) -> str:
              f"{'seat':<6}{'policy':<14}{'win_rate [95% CI]':<28}{'mean_points [95% CI]'}"]
     for s in range(rules.players):
         lines.append(f"{s:<6}{seats.policies[s]:<14}"
-                     f"{format_estimate(result, f'win_rate_{s}', 1, True):<28}"
-                     f"{format_estimate(result, f'mean_points_{s}', 2)}")
-    lines.append(f"mean_turns {format_estimate(result, 'mean_turns', 2)}; blocked_share "
-                 f"{format_estimate(result, 'blocked_share', 2, True)}; capped_share "
-                 f"{format_estimate(result, 'capped_share', 2, True)} "
+                     f"{estimate_cell(result, f'win_rate_{s}', 1, True):<28}"
+                     f"{estimate_cell(result, f'mean_points_{s}', 2)}")
+    lines.append(f"mean_turns {estimate_cell(result, 'mean_turns', 2)}; blocked_share "
+                 f"{estimate_cell(result, 'blocked_share', 2, True)}; capped_share "
+                 f"{estimate_cell(result, 'capped_share', 2, True)} "
                  f"({result['capped_games']:,} capped)")
     if rules.match_kind != "single":
-        lines.append(f"mean_deals per match {format_estimate(result, 'mean_deals', 2)}")
+        lines.append(f"mean_deals per match {estimate_cell(result, 'mean_deals', 2)}")
     return "\n".join(lines)
 
 

@@ -12,19 +12,20 @@ swallowed by a library (e.g. while numba loads its cached kernels) still stops t
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 
 import click
 import pandas as pd
 
-from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, SweepError,
-                     check_backend, check_run_settings, expand_grid, format_table,
-                     load_sweep_file, plan, run_sweep, summary_records)
-from .. import tables, tuned
+from .. import formatting, tuned
 from ..plots import check_plot_path, plot_comparison
-from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
-                             pick_baseline)
 from ..rules import parse_override
 from ..store import Store
+from ..sweep import (DEFAULT_CHUNK_SIZE, DEFAULT_MAX_GAMES, SWEEP_FILE_HELP, RunSettings,
+                     SweepError, check_backend, check_run_settings, expand_grid, load_sweep_file,
+                     merge_run_settings, plan, run_sweep, summary_records, sweep_table)
+from ..sweep.compare import (comparison_text, compared_measures, paired_comparison,
+                             pick_baseline)
 from ..sweep.catalogue import check_user_label
 from ..sweep.config import dedupe_configs
 from ..sweep.dry_run import estimate_time
@@ -77,10 +78,7 @@ from .paramtypes import ASCII_INT, MAX_SWEEP_GAMES, CountType
 @summary_option
 @quiet_option
 @json_option
-def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
-              swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-              threads, feel, dry_run, baseline, per_seat, label, plot, summary_file, quiet,
-              as_json):
+def sweep_cmd(**options):
     """Run a grid of configurations into the result store, resumably.
 
     The grid comes from SWEEP_FILE or from the options, e.g. --preset standard
@@ -96,141 +94,190 @@ def sweep_cmd(sweep_file, preset, rules_file, overrides, vary, players, policies
     The output ends with a plain verdict (--quiet leaves it out; --json has it as "verdict");
     --summary FILE.md writes a note to paste; --label TEXT names the stored runs.
     """
-    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+    o = SweepOptions(**options)
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {o.store} "
                "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message) as signals:
-        _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
-               swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler,
-               threads, dry_run, baseline, per_seat, plot, as_json, signals.stop_requested,
-               label, summary_file, quiet, feel)
+        _sweep(o, signals.stop_requested)
 
 
-def _sweep(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
-           swap, games, precision, max_games, seed, chunk_size, store, dask, scheduler, threads,
-           dry_run, baseline, per_seat, plot, as_json, stop_requested, label=None,
-           summary_file=None, quiet=False, feel=False):
-    with usage_errors():
-        check_store_path(store, write=not dry_run)  # a dry run only reads the store
-        tuned.use_store(store)  # tuned:NAME is looked up in this store too
-        configs, settings = _resolve(sweep_file, preset, rules_file, overrides, vary, players,
-                                     policies, forget, match, swap)
-        seen_warnings = set()  # each distinct warning once, however many configurations share it
-        for config in configs:
-            warn_inert(config.rules, config.seats, seen_warnings)
-        for name, value in (("games", games), ("precision", precision), ("seed", seed),
-                            ("chunk_size", chunk_size), ("max_games", max_games)):
-            if value is not None:
-                settings[name] = value
-        if games is not None:
-            settings.pop("precision", None)
-        if precision is not None:
-            settings.pop("games", None)
-        if games is not None and precision is not None:
-            raise SweepError("give --games or --precision, not both")
-        if dask and scheduler is not None:
-            raise SweepError("give --dask local or --scheduler ADDR, not both")
+@dataclass(frozen=True)
+class SweepOptions:
+    """The options of ``sweep`` as click parses them (one field per option)."""
+
+    sweep_file: str | None
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    vary: tuple
+    players: tuple | None
+    policies: tuple
+    forget: tuple
+    match: str | None
+    swap: str | None
+    games: int | None
+    precision: float | None
+    max_games: int | None
+    seed: int | None
+    chunk_size: int | None
+    store: str
+    dask: str | None
+    scheduler: str | None
+    threads: int | None
+    feel: bool
+    dry_run: bool
+    baseline: str | None
+    per_seat: bool
+    label: str | None
+    plot: str | None
+    summary_file: str | None
+    quiet: bool
+    as_json: bool
+
+    @property
+    def backend(self) -> str:
         # an empty --scheduler is a bad address (check_backend), never "run locally"
-        backend = "dask-local" if dask else "local" if scheduler is None else scheduler
-        seed = settings.get("seed", 0)
-        chunk_size = settings.get("chunk_size", DEFAULT_CHUNK_SIZE)
-        run = {k: settings.get(k) for k in ("games", "precision", "max_games")}
-        unique = dedupe_configs(configs)
-        baseline_index = pick_baseline([c.label for c in unique],
-                                       [c.key(seed, chunk_size) for c in unique], baseline)
-        label = check_user_label(label, [*Store(store).keys(),
-                                         *(c.key(seed, chunk_size) for c in unique)])
-        if plot is not None:
-            try:
-                check_plot_path(plot)
-            except ValueError as exc:
-                raise SweepError(str(exc)) from None
-        check_user_file(summary_file, (".md",), "--summary")
-        if dry_run:
-            if run["games"] is not None or run["precision"] is not None:
-                check_run_settings(seed=seed, chunk_size=chunk_size, threads=threads, **run)
-            else:  # the plan lists the configurations only; its settings are still checked
-                check_run_settings(games=1, seed=seed, chunk_size=chunk_size, threads=threads)
-            if backend != "local":
-                check_backend(backend)
-            work = plan(configs, seed=seed, chunk_size=chunk_size, store=store, **run)
-            _print_plan(work, run, seed, chunk_size, store, backend, as_json)
-            if not as_json and backend == "local":
-                estimate = estimate_time(configs, work["to_run"].tolist(), threads)
-                if estimate is not None:
-                    click.echo(estimate.text())
-            return
-        check_run_settings(seed=seed, chunk_size=chunk_size,
-                           threads=threads if backend == "local" else None, **run)
-        check_backend(backend)
-        if threads is not None and threads < 1:
-            raise SweepError(f"threads {threads} is not allowed; allowed: an integer ≥ 1")
+        return "dask-local" if self.dask else "local" if self.scheduler is None else self.scheduler
 
+
+@dataclass(frozen=True)
+class _Plan:
+    """A checked sweep: its configurations (each once), how it runs, the baseline and label."""
+
+    configs: list
+    unique: list
+    settings: RunSettings
+    baseline_index: int
+    label: str | None
+
+
+def _sweep(o: SweepOptions, stop_requested) -> None:
+    with usage_errors():
+        sweep = _checked(o)
+        if o.dry_run:
+            _dry_run(o, sweep)
+            return
+    settings = sweep.settings
     command = command_line()
     try:
-        summary = run_sweep(configs, seed=seed, chunk_size=chunk_size, store=store,
-                            backend=backend, threads=threads, command=command,
+        summary = run_sweep(sweep.configs, seed=settings.seed, chunk_size=settings.chunk_size,
+                            store=o.store, backend=o.backend, threads=o.threads, command=command,
                             stop_requested=stop_requested,
-                            record={"kind": "sweep", "rules_file": rules_file,
-                                    "user_label": label}, feel=feel, **run)
+                            record={"kind": "sweep", "rules_file": o.rules_file,
+                                    "user_label": sweep.label}, feel=o.feel, **settings.length())
     except SweepError as exc:  # e.g. the scheduler cannot be reached: nothing was written
         raise click.UsageError(str(exc)) from None
     except OSError as exc:  # a full disk, a folder that became read-only: one line, exit 2
-        raise click.UsageError(f"cannot write the results to {store}: "
+        raise click.UsageError(f"cannot write the results to {o.store}: "
                                f"{exc.strerror or exc}") from None
     except RuntimeError as exc:
         raise click.ClickException(str(exc)) from None
-    comparison = _compare(summary, baseline_index, store, per_seat)
-    verdict = _verdict(summary, comparison, baseline_index, unique, store, chunk_size)
-    if as_json:
+    _report(o, sweep, summary, command)
+
+
+def _checked(o: SweepOptions) -> _Plan:
+    """Every input checked, before anything runs or is written (:class:`SweepError`)."""
+    check_store_path(o.store, write=not o.dry_run)  # a dry run only reads the store
+    tuned.use_store(o.store)  # tuned:NAME is looked up in this store too
+    configs, from_file = _resolve(o)
+    seen_warnings = set()  # each distinct warning once, however many configurations share it
+    for config in configs:
+        warn_inert(config.rules, config.seats, seen_warnings)
+    settings = merge_run_settings(from_file, games=o.games, precision=o.precision, seed=o.seed,
+                                  chunk_size=o.chunk_size, max_games=o.max_games)
+    if o.dask and o.scheduler is not None:
+        raise SweepError("give --dask local or --scheduler ADDR, not both")
+    unique = dedupe_configs(configs)
+    keys = [c.key(settings.seed, settings.chunk_size) for c in unique]
+    baseline_index = pick_baseline([c.label for c in unique], keys, o.baseline)
+    label = check_user_label(o.label, [*Store(o.store).keys(), *keys])
+    if o.plot is not None:
+        try:
+            check_plot_path(o.plot)
+        except ValueError as exc:
+            raise SweepError(str(exc)) from None
+    check_user_file(o.summary_file, (".md",), "--summary")
+    length = settings.length()
+    if o.dry_run and length["games"] is None and length["precision"] is None:
+        length = {"games": 1}  # the plan lists the configurations only; the rest is checked
+    local = o.backend == "local"
+    check_run_settings(seed=settings.seed, chunk_size=settings.chunk_size,
+                       threads=o.threads if local or o.dry_run else None, **length)
+    if not (o.dry_run and local):
+        check_backend(o.backend)
+    if o.threads is not None and o.threads < 1:
+        raise SweepError(f"threads {o.threads} is not allowed; allowed: an integer ≥ 1")
+    return _Plan(configs, unique, settings, baseline_index, label)
+
+
+def _dry_run(o: SweepOptions, sweep: _Plan) -> None:
+    settings = sweep.settings
+    work = plan(sweep.configs, seed=settings.seed, chunk_size=settings.chunk_size, store=o.store,
+                **settings.length())
+    _print_plan(work, settings, o.store, o.backend, o.as_json)
+    if not o.as_json and o.backend == "local":
+        estimate = estimate_time(sweep.configs, work["to_run"].tolist(), o.threads)
+        if estimate is not None:
+            click.echo(estimate.text())
+
+
+def _report(o: SweepOptions, sweep: _Plan, summary, command: str) -> None:
+    """The table, the paired comparison and the verdict (or JSON); the note and the chart."""
+    settings, baseline_index = sweep.settings, sweep.baseline_index
+    comparison = _compare(summary, baseline_index, o.store, o.per_seat)
+    verdict = _verdict(summary, comparison, baseline_index, sweep.unique, o.store,
+                       settings.chunk_size)
+    if o.as_json:
         records = summary_records(summary)
         for record, row in zip(records, comparison or ()):
             record |= summary_records(pd.DataFrame([row]))[0]
-        out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
-               **{k: v for k, v in run.items() if v is not None},
+        out = {"store": o.store, "seed": settings.seed, "chunk_size": settings.chunk_size,
+               "backend": o.backend,
+               **{k: v for k, v in settings.length().items() if v is not None},
                "baseline": str(summary["key"].iloc[baseline_index]), "configs": records,
                "verdict": verdict}
         click.echo(json.dumps(out, indent=2, ensure_ascii=False))
     else:
-        click.echo(format_table(summary))
+        click.echo(sweep_table(summary))
         if comparison:
-            click.echo("\n" + comparison_text(summary, comparison, baseline_index, per_seat))
+            click.echo("\n" + comparison_text(summary, comparison, baseline_index, o.per_seat))
         new = int(summary["new_games"].sum())
-        click.echo(f"\n{new:,} new games; results in {store} (seed {seed}, chunks of "
-                   f"{chunk_size:,}); `vandatta-sim results show KEY` for details")
-        if precision is not None or run["precision"] is not None:
+        click.echo(f"\n{new:,} new games; results in {o.store} (seed {settings.seed}, chunks of "
+                   f"{settings.chunk_size:,}); `vandatta-sim results show KEY` for details")
+        if settings.precision is not None:
             missed = summary[summary["target_reached"] == False]  # noqa: E712
             for _, row in missed.iterrows():
                 click.echo(f"precision target not reached for {row['key']} ({row['label']}): "
                            f"half-width {row['half_width']:.4f} after {row['games']:,} games "
                            f"(--max-games)")
-        if verdict and not quiet:
+        if verdict and not o.quiet:
             click.echo("\n" + verdict)
-    if summary_file is not None:
-        from ..report.summary_note import note_text, write_note
+    if o.summary_file is not None:
+        from ..experiments.summary_note import note_text, write_note
 
-        table = format_table(summary) + (
-            "\n\n" + comparison_text(summary, comparison, baseline_index, per_seat)
+        table = sweep_table(summary) + (
+            "\n\n" + comparison_text(summary, comparison, baseline_index, o.per_seat)
             if comparison else "")
-        base = unique[baseline_index]
-        write_note(summary_file, note_text(
-            f"Sweep of {len(summary)} configuration(s), seed {seed} (the baseline's rules "
-            "below; the table's labels say what each configuration changes)",
-            base.rules.diff(type(base.rules)()), table, verdict, command, rules_file))
-        click.echo(f"wrote the note to {summary_file}", err=as_json)
+        base = sweep.unique[baseline_index]
+        write_note(o.summary_file, note_text(
+            f"Sweep of {len(summary)} configuration(s), seed {settings.seed} (the baseline's "
+            "rules below; the table's labels say what each configuration changes)",
+            base.rules.diff(type(base.rules)()), table, verdict, command, o.rules_file))
+        click.echo(f"wrote the note to {o.summary_file}", err=o.as_json)
     warning = capped_warning(summary.to_dict("records"))
     if warning:
         click.echo(warning, err=True)
-    if plot is not None:
-        plot_comparison(summary, comparison, baseline_index, plot)
-        click.echo(f"wrote the chart to {plot}", err=as_json)
+    if o.plot is not None:
+        plot_comparison(summary, comparison, baseline_index, o.plot)
+        click.echo(f"wrote the chart to {o.plot}", err=o.as_json)
 
 
 def _verdict(summary, comparison, baseline_index, configs, store, chunk_size) -> str:
-    """The plain verdict of the sweep: the comparison's (:mod:`vandatta_sim.report.plain`)
+    """The plain verdict of the sweep: the comparison's (:mod:`vandatta_sim.experiments.plain`)
     and the Δ-skill line where a focal seat's policy is crossed with rules
     (:mod:`vandatta_sim.sweep.skill`), or for one configuration what förhand's win rate says
     against the fair share."""
-    from ..report.plain import comparison_verdict, single_verdict, skill_sentences
+    from ..experiments.plain import comparison_verdict, single_verdict, skill_sentences
     from ..sweep.skill import plan_skill, skill_change
 
     unit = "matches" if has_matches(summary) else "games"
@@ -262,26 +309,25 @@ def _compare(summary, baseline_index, store, per_seat):
         return None
 
 
-def _resolve(sweep_file, preset, rules_file, overrides, vary, players, policies, forget, match,
-             swap):
+def _resolve(o: SweepOptions):
+    """The configurations and the sweep file's run settings (none from the options)."""
     grid_given = [name for name, value in (
-        ("--preset", preset), ("--rules", rules_file), ("--set", overrides), ("--vary", vary),
-        ("--players", players), ("--policy", policies), ("--forget", forget),
-        ("--match", match), ("--swap", swap)) if value]
-    if sweep_file is not None:
+        ("--preset", o.preset), ("--rules", o.rules_file), ("--set", o.overrides),
+        ("--vary", o.vary), ("--players", o.players), ("--policy", o.policies),
+        ("--forget", o.forget), ("--match", o.match), ("--swap", o.swap)) if value]
+    if o.sweep_file is not None:
         if grid_given:
             raise SweepError(f"give the grid in SWEEP_FILE or with options, not both "
-                             f"({', '.join(grid_given)} given with {sweep_file})")
-        return load_sweep_file(sweep_file)
-    check_preset_once(preset, rules_file)
-    configs = expand_grid("standard" if preset is None else preset, rules_file, overrides, vary,
-                          players,
-                          policies, forget, match, swap)
-    given = {parse_override(text)[0]: f"--set {text}" for text in overrides}
-    given |= {str(text).partition("=")[0].strip(): f"--vary {text}" for text in vary}
-    given |= {name: f"--{name} {value}" for name, value in (("players", players and ",".join(
-        map(str, players))), ("match", match)) if value}
-    check_file_fields_once(rules_file, given)  # after expand_grid has checked the file
+                             f"({', '.join(grid_given)} given with {o.sweep_file})")
+        return load_sweep_file(o.sweep_file)
+    check_preset_once(o.preset, o.rules_file)
+    configs = expand_grid("standard" if o.preset is None else o.preset, o.rules_file,
+                          o.overrides, o.vary, o.players, o.policies, o.forget, o.match, o.swap)
+    given = {parse_override(text)[0]: f"--set {text}" for text in o.overrides}
+    given |= {str(text).partition("=")[0].strip(): f"--vary {text}" for text in o.vary}
+    given |= {name: f"--{name} {value}" for name, value in (("players", o.players and ",".join(
+        map(str, o.players))), ("match", o.match)) if value}
+    check_file_fields_once(o.rules_file, given)  # after expand_grid has checked the file
     return configs, {}
 
 
@@ -290,7 +336,8 @@ def _total(column) -> int:
     return sum(int(value) for value in column)
 
 
-def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
+def _print_plan(work, settings: RunSettings, store, backend, as_json):
+    run, seed, chunk_size = settings.length(), settings.seed, settings.chunk_size
     if as_json:
         out = {"store": store, "seed": seed, "chunk_size": chunk_size, "backend": backend,
                **{k: v for k, v in run.items() if v is not None},
@@ -308,7 +355,7 @@ def _print_plan(work, run, seed, chunk_size, store, backend, as_json):
             ("≈" if r["estimated"] else "") + f"{int(r['to_run']):,}")
         rows.append([r["key"], r["label"], str(r["players"]), r["policies"], r["match"], games,
                      f"{int(r['stored']):,}", todo])
-    click.echo(tables.format_table(header, rows, "l" * len(header), style="text"))
+    click.echo(formatting.format_table(header, rows, "l" * len(header), style="text"))
     n = len(work)
     if run["games"] is None and run["precision"] is None:
         click.echo(f"\n{n} configurations; give --games N or --precision H to run them")

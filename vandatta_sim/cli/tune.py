@@ -9,6 +9,7 @@ from __future__ import annotations
 import shlex
 import sys
 import textwrap
+from dataclasses import dataclass
 
 import click
 
@@ -42,8 +43,7 @@ from .paramtypes import ASCII_INT
 @threads_option
 @store_option
 @click.option("--list", "list_only", is_flag=True, help="List the stored tuned policies.")
-def tune_cmd(name, preset, rules_file, overrides, players, objective, generations, population,
-             games, validation_games, seed, threads, store, list_only):
+def tune_cmd(**options):
     """Tune expert's weights for a rule set, table size and objective; store tuned:NAME.
 
     One seat plays the candidate weights against expert at the others (the focal seat rotated);
@@ -54,28 +54,49 @@ def tune_cmd(name, preset, rules_file, overrides, players, objective, generation
     """
     from .. import tuned
 
-    tuned.use_store(store)  # --list and the names below see this store's tuned policies
-    if list_only:
+    o = TuneOptions(**options)
+    tuned.use_store(o.store)  # --list and the names below see this store's tuned policies
+    if o.list_only:
         _list()
         return
     from ..simulate import check_threads
     from ..tune import check_settings, run
 
     with usage_errors():
-        if name is None:
+        if o.name is None:
             raise click.UsageError("NAME is missing; allowed: a name for the tuned policy "
                                    "(or --list)")
-        rules = build_rules(preset, rules_file, overrides, players=players)
-        settings = check_settings(name, rules, objective, generations, population, games,
-                                  validation_games, seed)
-        check_threads(threads)
-        check_store_path(store)
+        rules = build_rules(o.preset, o.rules_file, o.overrides, players=o.players)
+        settings = check_settings(o.name, rules, o.objective, o.generations, o.population,
+                                  o.games, o.validation_games, o.seed)
+        check_threads(o.threads)
+        check_store_path(o.store)
     command = shlex.join(["vandatta-sim", *sys.argv[1:]])
-    message = (f"interrupted: finished generations are stored in {store}/tuned/{name}.run; run "
-               "the same command again to resume")
+    message = (f"interrupted: finished generations are stored in {o.store}/tuned/{o.name}.run; "
+               "run the same command again to resume")
     with interrupts_end_the_run(message), usage_errors():  # e.g. a run of other settings
-        result = run(settings, store, threads=threads, command=command, progress=click.echo)
-    click.echo(result_text(result, store))
+        result = run(settings, o.store, threads=o.threads, command=command, progress=click.echo)
+    click.echo(result_text(result, o.store))
+
+
+@dataclass(frozen=True)
+class TuneOptions:
+    """The options of ``tune`` as click parses them (one field per option)."""
+
+    name: str | None
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    players: int | None
+    objective: str
+    generations: int | None
+    population: int | None
+    games: int | None
+    validation_games: int | None
+    seed: int | None
+    threads: int | None
+    store: str
+    list_only: bool
 
 
 def result_text(result, store) -> str:
@@ -120,7 +141,7 @@ def _where_found(store) -> str:
 def held_out_text(objective: str, value: float, low: float, high: float) -> str:
     """tuned − expert: in percentage points of wins (match or deal objective), or in penalty
     points; the interval's bounds rounded outward (it never shows narrower than computed)."""
-    from ..report.plain import outward
+    from ..experiments.plain import outward
 
     scale, unit = (1, " points") if objective == "points" else (100, " pp")
     lo, hi = outward(low, high, 2, scale)

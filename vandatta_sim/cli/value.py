@@ -1,6 +1,6 @@
 """``vandatta-sim value``: what one more card of a rank is worth at a table, on one screen.
 
-The card-value experiment of :mod:`vandatta_sim.report.card_value` for any rules: per scale and player
+The card-value experiment of :mod:`vandatta_sim.experiments.card_value` for any rules: per scale and player
 count, one more card of the rank's paired effect on the deal win, the penalty points and the
 match win (where a match is set), and its break-even face value, each with a 95% interval.
 Every game goes through the result store (``--store``): an interrupted run resumes, a repeated
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 
 import click
 
@@ -55,9 +56,7 @@ from .paramtypes import MAX_SWEEP_GAMES, CountType
 @summary_option
 @quiet_option
 @json_option
-def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-              match_games, precision, fair, seed, threads, store, dry_run, label, plot, summary_file,
-              quiet, as_json):
+def value_cmd(**options):
     """What one more card of RANK (default an eight) is worth, per scale and player count.
 
     Each deal is played as dealt and with one ordinary card of the focal seat (every seat in
@@ -69,124 +68,174 @@ def value_cmd(preset, rules_file, overrides, players, scales, ranks, match, poli
     (--quiet leaves it out; --json has it as "verdict"); --summary FILE.md writes a note to
     paste. Example: --preset standard --players 4 --games 20000 --seed 1.
     """
-    message = (f"interrupted: every chunk finished before the interrupt is stored in {store} "
+    o = ValueOptions(**options)
+    message = (f"interrupted: every chunk finished before the interrupt is stored in {o.store} "
                "(none if it came before the first); run the same command again to resume")
     with interrupts_end_the_run(message):
-        _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-               match_games, precision, fair, seed, threads, store, dry_run, label, plot,
-               summary_file, quiet, as_json)
+        _value(o)
 
 
-def _value(preset, rules_file, overrides, players, scales, ranks, match, policies, games,
-           match_games, precision, fair, seed, threads, store, dry_run, label, plot, summary_file,
-           quiet, as_json):
-    from ..report.runner import Runner
+@dataclass(frozen=True)
+class ValueOptions:
+    """The options of ``value`` as click parses them (one field per option)."""
+
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    players: tuple | None
+    scales: str | None
+    ranks: str
+    match: str | None
+    policies: tuple
+    games: int | None
+    match_games: int | None
+    precision: float | None
+    fair: bool
+    seed: int | None
+    threads: int | None
+    store: str
+    dry_run: bool
+    label: str | None
+    plot: str | None
+    summary_file: str | None
+    quiet: bool
+    as_json: bool
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """The checked question: the rules, the tables' sizes and scales, the ranks, the seats."""
+
+    rules: object
+    players: list
+    scales: list
+    ranks: list
+    policies: list
+    policy: str  # the seats in words
+    label: str | None
+
+
+def _checked(o: ValueOptions) -> _Tables:
+    """Every input checked before any game is played (:class:`SweepError` and the rules')."""
+    from ..experiments.card_value import check_ranks, check_scales
     from ..rules import settings
     from ..simulate import Seats
+    from ..store import Store
     from ..sweep import SweepError, check_run_settings
-    from ..report.card_value import card_value, check_ranks, check_scales
+    from ..sweep.catalogue import check_user_label
 
+    players = o.players
+    # the one "given twice" rule: --players and --scale are shortcuts of --set fields
+    settings(o.overrides, [("players", ",".join(map(str, players)) if players else None,
+                            f"--players {','.join(map(str, players))}"),
+                           ("scale", o.scales, f"--scale {o.scales}")])
+    # the rules checked at the first table's size (then every other's below), not at
+    # the preset's: hand_size = 13 is a 2-player rule
+    rules = build_rules(o.preset, o.rules_file, o.overrides, match=o.match,
+                        players=players[0] if players else None)
+    if players:  # the tables' player counts replace the rules': not also the file's
+        check_file_fields_once(o.rules_file,
+                               {"players": f"--players {','.join(map(str, players))}"})
+    if o.match_games is not None and rules.match == "single":
+        raise SweepError(f"--match-games {o.match_games} changes nothing here: the rules play "
+                         "single deals (match = single); give a match (--match …) or "
+                         "leave --match-games out")
+    ranks = check_ranks(o.ranks)
+    scales = check_scales(o.scales) if o.scales is not None else [rules.scale]
+    policies = list(o.policies) or ["expert"]
+    players = list(players) or [rules.players]
+    for n in players:
+        # every table's rules and seats are checked before any game is played
+        policy = Seats.build(n, policies).describe()
+        for scale in scales:
+            warn_inert(rules.replace(players=n, scale=scale, match="single"))
+    games, precision = o.games, o.precision
+    if games is not None and precision is not None:
+        raise SweepError("give --games or --precision, not both")
+    if precision is not None and not 0 < precision <= 0.5:
+        raise SweepError(f"precision = {precision!r} is not allowed; allowed: a "
+                         "half-width 0 < H ≤ 0.5")
+    if o.fair and games is None:
+        raise SweepError("--fair needs --games N (deals per score of its grid), not "
+                         "--precision")
+    if games is None and precision is None:
+        raise SweepError("give --games N (deals per table) or --precision H (a deal-win "
+                         "half-width), e.g. --games 20000")
+    check_run_settings(games=games or 1, seed=o.seed or 0, threads=o.threads)
+    check_store_path(o.store, write=not o.dry_run)
+    label = check_user_label(o.label, Store(o.store).keys())
+    check_user_file(o.plot, (".png", ".svg"), "--plot")
+    check_user_file(o.summary_file, (".md",), "--summary")
+    return _Tables(rules, players, scales, ranks, policies, policy, label)
+
+
+def _value(o: ValueOptions) -> None:
     from .. import tuned
+    from ..experiments.card_value import card_value
+    from ..experiments.plain import card_value_verdict
+    from ..experiments.runner import Runner
 
-    tuned.use_store(store)  # tuned:NAME is looked up in this store too
+    tuned.use_store(o.store)  # tuned:NAME is looked up in this store too
     with usage_errors():
-        # the one "given twice" rule: --players and --scale are shortcuts of --set fields
-        settings(overrides, [("players", ",".join(map(str, players)) if players else None,
-                              f"--players {','.join(map(str, players))}"),
-                             ("scale", scales, f"--scale {scales}")])
-        # the rules checked at the first table's size (then every other's below), not at
-        # the preset's: hand_size = 13 is a 2-player rule
-        rules = build_rules(preset, rules_file, overrides, match=match,
-                            players=players[0] if players else None)
-        if players:  # the tables' player counts replace the rules': not also the file's
-            check_file_fields_once(rules_file,
-                                   {"players": f"--players {','.join(map(str, players))}"})
-        if match_games is not None and rules.match == "single":
-            raise SweepError(f"--match-games {match_games} changes nothing here: the rules play "
-                             "single deals (match = single); give a match (--match …) or "
-                             "leave --match-games out")
-        ranks = check_ranks(ranks)
-        scales = check_scales(scales) if scales is not None else [rules.scale]
-        policies = list(policies) or ["expert"]
-        players = list(players) or [rules.players]
-        for n in players:
-            # every table's rules and seats are checked before any game is played
-            policy = Seats.build(n, policies).describe()
-            for scale in scales:
-                warn_inert(rules.replace(players=n, scale=scale, match="single"))
-        if games is not None and precision is not None:
-            raise SweepError("give --games or --precision, not both")
-        if precision is not None and not 0 < precision <= 0.5:
-            raise SweepError(f"precision = {precision!r} is not allowed; allowed: a "
-                             "half-width 0 < H ≤ 0.5")
-        if fair and games is None:
-            raise SweepError("--fair needs --games N (deals per score of its grid), not "
-                             "--precision")
-        if games is None and precision is None:
-            raise SweepError("give --games N (deals per table) or --precision H (a deal-win "
-                             "half-width), e.g. --games 20000")
-        check_run_settings(games=games or 1, seed=seed or 0, threads=threads)
-        check_store_path(store, write=not dry_run)
-        from ..store import Store
-        from ..sweep.catalogue import check_user_label
-
-        label = check_user_label(label, Store(store).keys())
-        check_user_file(plot, (".png", ".svg"), "--plot")
-        check_user_file(summary_file, (".md",), "--summary")
-    seed = seed or 0
+        t = _checked(o)
+    seed = o.seed or 0
     command = command_line()
-    if dry_run:
-        click.echo(dry_run_text(rules, players, scales, ranks, games, match_games, precision,
-                                seed, store))
-        if fair:
-            click.echo(fair_cost_text(players, scales, ranks, games))
-        click.echo(dry_run_estimate(rules, players, scales, ranks, policies, games,
-                                    match_games, threads))
+    if o.dry_run:
+        click.echo(dry_run_text(t.rules, t.players, t.scales, t.ranks, o.games, o.match_games,
+                                o.precision, seed, o.store))
+        if o.fair:
+            click.echo(fair_cost_text(t.players, t.scales, t.ranks, o.games))
+        click.echo(dry_run_estimate(t.rules, t.players, t.scales, t.ranks, t.policies, o.games,
+                                    o.match_games, o.threads))
         return
-    runner = Runner(store=store, threads=threads, command=command,
-                    record={"kind": "value", "rules_file": rules_file, "user_label": label})
-    table = card_value(rules, runner, ranks=ranks, players=players, scales=scales,
-                       policies=policies, games=games, match_games=match_games,
-                       precision=precision, seed=seed)
-    from ..report.plain import card_value_verdict
-
-    verdict = card_value_verdict(table, policy)
-    fairs = (fair_table(rules, runner, players, scales, ranks, policies, games, seed)
-             if fair else None)
-    if as_json:
-        out = {"rules": rules.canonical(), "policy": policy, "seed": seed, "store": store,
-               "games": games, "precision": precision,
-               "rows": [{k: _json_value(v) for k, v in row.items()}
-                        for row in table.to_dict("records")], "verdict": verdict}
-        if fairs is not None:
-            out["fair"] = [{"scale": sc, "players": n, "rank": r, "grid": list(f["points"].grid),
-                            "games": f["points"].n,
-                            **{k: {"text": f[k].text(), "value": _json_value(f[k].value),
-                                   "low": _json_value(f[k].low),
-                                   "high": _json_value(f[k].high),
-                                   "open_above": f[k].open_above}
-                               for k in ("points", "standing")}}
-                           for (sc, n, r), f in fairs.items()]
-        click.echo(json.dumps(out, indent=2, ensure_ascii=False))
+    runner = Runner(store=o.store, threads=o.threads, command=command,
+                    record={"kind": "value", "rules_file": o.rules_file, "user_label": t.label})
+    table = card_value(t.rules, runner, ranks=t.ranks, players=t.players, scales=t.scales,
+                       policies=t.policies, games=o.games, match_games=o.match_games,
+                       precision=o.precision, seed=seed)
+    verdict = card_value_verdict(table, t.policy)
+    fairs = (fair_table(t.rules, runner, t.players, t.scales, t.ranks, t.policies, o.games, seed)
+             if o.fair else None)
+    if o.as_json:
+        click.echo(json.dumps(_json_out(t, o, seed, table, fairs, verdict), indent=2,
+                              ensure_ascii=False))
     else:
-        click.echo(value_text(table, rules, policy, seed))
+        click.echo(value_text(table, t.rules, t.policy, seed))
         if fairs is not None:
-            click.echo("\n" + fair_text(fairs, games))
-        if not quiet:
+            click.echo("\n" + fair_text(fairs, o.games))
+        if not o.quiet:
             click.echo("\n" + verdict)
-    if summary_file is not None:
-        from ..report.summary_note import note_text, rules_changes, write_note
+    if o.summary_file is not None:
+        from ..experiments.summary_note import note_text, rules_changes, write_note
 
-        write_note(summary_file, note_text(
-            f"What one more card is worth (rules key {rules.key()}, seed {seed})",
-            rules_changes(rules), value_text(table, rules, policy, seed), verdict, command,
-            rules_file))
-        click.echo(f"wrote the note to {summary_file}", err=as_json)
-    if plot is not None:
+        write_note(o.summary_file, note_text(
+            f"What one more card is worth (rules key {t.rules.key()}, seed {seed})",
+            rules_changes(t.rules), value_text(table, t.rules, t.policy, seed), verdict, command,
+            o.rules_file))
+        click.echo(f"wrote the note to {o.summary_file}", err=o.as_json)
+    if o.plot is not None:
         from ..plots import plot_card_value
 
-        plot_card_value(table, plot)
-        click.echo(f"wrote the chart to {plot}", err=as_json)
+        plot_card_value(table, o.plot)
+        click.echo(f"wrote the chart to {o.plot}", err=o.as_json)
+
+
+def _json_out(t: _Tables, o: ValueOptions, seed: int, table, fairs, verdict) -> dict:
+    """The ``--json`` document (docs/columns.md)."""
+    out = {"rules": t.rules.canonical(), "policy": t.policy, "seed": seed, "store": o.store,
+           "games": o.games, "precision": o.precision,
+           "rows": [{k: _json_value(v) for k, v in row.items()}
+                    for row in table.to_dict("records")], "verdict": verdict}
+    if fairs is not None:
+        out["fair"] = [{"scale": sc, "players": n, "rank": r, "grid": list(f["points"].grid),
+                        "games": f["points"].n,
+                        **{k: {"text": f[k].text(), "value": _json_value(f[k].value),
+                               "low": _json_value(f[k].low),
+                               "high": _json_value(f[k].high),
+                               "open_above": f[k].open_above}
+                           for k in ("points", "standing")}}
+                       for (sc, n, r), f in fairs.items()]
+    return out
 
 
 def dry_run_text(rules, players, scales, ranks, games, match_games, precision, seed,
@@ -217,7 +266,7 @@ def dry_run_text(rules, players, scales, ranks, games, match_games, precision, s
 
 def fair_table(rules, runner, players, scales, ranks, policies, games, seed) -> dict:
     """The fair score of each (scale, players, rank): report.fair_score on single deals."""
-    from ..report.fair_score import fair_scores
+    from ..experiments.fair_score import fair_scores
 
     return {(scale, n, rank): fair_scores(rules.replace(players=n, scale=scale), runner,
                                           policies, rank, games, seed)
@@ -226,7 +275,7 @@ def fair_table(rules, runner, players, scales, ranks, policies, games, seed) -> 
 
 def fair_cost_text(players, scales, ranks, games) -> str:
     """What --fair adds: 2 runs of ``games`` deals at each score of the grid, per table."""
-    from ..report.fair_score import GRID_CARDS
+    from ..experiments.fair_score import GRID_CARDS
 
     runs = 2 * len(GRID_CARDS)
     total = runs * games * len(players) * len(scales) * len(ranks)
@@ -236,7 +285,7 @@ def fair_cost_text(players, scales, ranks, games) -> str:
 
 def fair_text(fairs: dict, games: int) -> str:
     """The fair scores, one line per (scale, players, rank), with what they cost."""
-    from ..report.fair_score import GRID_CARDS
+    from ..experiments.fair_score import GRID_CARDS
 
     lines = ["Fair score: the rank's score s* at which players told it scores s* are "
              "indifferent to one more card",
@@ -260,8 +309,8 @@ def dry_run_estimate(rules, players, scales, ranks, policies, games, match_games
     by :func:`vandatta_sim.sweep.dry_run.estimate_time` (2,000 games of the table as dealt,
     after a first untimed run that compiles) and scaled to its runs; the swap and break-even
     runs are taken to cost what the table as dealt costs. With --precision: the pilot's."""
-    from ..report.card_value import PILOT_GAMES
-    from ..report.runner import make_config
+    from ..experiments.card_value import PILOT_GAMES
+    from ..experiments.runner import make_config
     from ..sweep.dry_run import estimate_time
 
     deals = games if games is not None else PILOT_GAMES
@@ -293,7 +342,7 @@ def _json_value(v):
 
 def _break_even_text(est, cards) -> str:
     """A break-even score with its Fieller interval, and in ordinary cards of the scale."""
-    from ..tables import format_estimate as fmt
+    from ..formatting import format_estimate as fmt
 
     if not math.isfinite(est.value):
         return "not bounded (more games)"
@@ -304,8 +353,8 @@ def value_text(table, rules, policy: str, seed: int) -> str:
     """The one-screen table: a line per (scale, players, rank), every number with its 95%
     interval, and the lines that say what the columns are."""
     from ..stats import row_estimate
-    from ..tables import format_estimate as fmt
-    from ..tables import format_table
+    from ..formatting import format_estimate as fmt
+    from ..formatting import format_table
 
     has_match = "match_win" in table.columns
     header = ["scale", "players", "rank", "face", "deals", "Δ deal win", "Δ points",

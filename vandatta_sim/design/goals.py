@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..report.designs import skill_comparisons, swap_effects, swap_pairs
-from ..report.measures import forhand_advantage
-from ..report.plain import rounded
-from ..report.runner import Runner, make_config
+from ..experiments.designs import skill_comparisons, swap_effects, swap_pairs
+from ..experiments.measures import forhand_advantage
+from ..experiments.plain import rounded
+from ..experiments.runner import Runner, make_config
 from ..rules import Rules
 from ..stats import Estimate, mean_interval, ratio_of_means
 from ..sweep import summarize
@@ -67,7 +67,7 @@ class Measure:
 
     def show_estimate(self, est: Estimate) -> str:
         """``value [low, high]``, rounded to what the interval supports (the plain verdicts'
-        rule, :func:`vandatta_sim.report.plain.rounded`)."""
+        rule, :func:`vandatta_sim.experiments.plain.rounded`)."""
         if not math.isfinite(est.low):
             return self.show(est.value)
         v, lo, hi = rounded(est.value, est.low, est.high, self.scale)
@@ -160,7 +160,7 @@ def measure_table(runner: Runner, rules: Rules, policy: str, goals: Sequence, ga
                   skill_games: int, seed: int) -> list[Estimate]:
     """Every goal's estimate for one candidate rule set at one table size (``rules``), from
     games ``0 … games-1`` of ``seed`` (skill: ``0 … skill_games-1`` of ``seed + seat`` per
-    focal seat, as :func:`~vandatta_sim.report.designs.skill_comparisons` plays them)."""
+    focal seat, as :func:`~vandatta_sim.experiments.designs.skill_comparisons` plays them)."""
     out: list[Estimate | None] = [None] * len(goals)
     table = [i for i, g in enumerate(goals) if g.measure_info.needs == "table"]
     if table:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..report.designs import focal_policies
-from ..report.runner import make_config
+from ..experiments.designs import focal_policies
+from ..experiments.runner import make_config
 from ..sweep.dry_run import estimate_time, format_seconds
 from .search import default_storage, study_trials
 from .spec import DesignSpec

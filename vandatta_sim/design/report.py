@@ -270,7 +270,7 @@ def how_measured(result: DesignResult) -> str:
 
 
 def design_text(result: DesignResult, files: list[Path] | None = None) -> str:
-    from ..tables import format_table
+    from ..formatting import format_table
 
     spec = result.spec
     header, rows = ranked_rows(result)

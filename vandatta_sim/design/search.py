@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..report.runner import Runner
+from ..experiments.runner import Runner
 from ..rules import RulesError
 from ..stats import Estimate
 from .goals import is_feel_measure, measure_table

@@ -36,10 +36,11 @@ _FROM = {
                "STALE_TEMP_SECONDS", "Config", "SweepError", "check_run_settings"),
     "executors": ("ChunkTask", "DaskExecutor", "Executor", "LocalExecutor", "check_backend",
                   "executor_for"),
-    "grid": ("SWEEP_FILE_HELP", "expand_grid", "load_sweep_file", "parse_vary"),
+    "grid": ("SWEEP_FILE_HELP", "RunSettings", "expand_grid", "load_sweep_file",
+             "merge_run_settings", "parse_vary"),
     "dry_run": ("plan",),
     "run": ("run_sweep",),
-    "summary": ("format_table", "load_config_games", "stored_summary", "summarize",
+    "summary": ("sweep_table", "load_config_games", "stored_summary", "summarize",
                 "summary_records"),
 }
 _MODULE_OF = {name: module for module, names in _FROM.items() for name in names}
@@ -59,7 +60,8 @@ def __dir__():
 
 
 __all__ = ["Config", "SweepError", "expand_grid", "parse_vary", "load_sweep_file", "run_sweep",
-           "load_config_games", "stored_summary", "summarize", "format_table",
+           "RunSettings", "merge_run_settings",
+           "load_config_games", "stored_summary", "summarize", "sweep_table",
            "summary_records", "plan",
            "check_backend", "check_run_settings", "DEFAULT_CHUNK_SIZE", "DEFAULT_MAX_GAMES",
            "SWEEP_FILE_HELP", "DEFAULT_STORE", "MAX_CHUNK_SIZE", "STALE_TEMP_SECONDS",

@@ -291,7 +291,7 @@ def list_text(rows: list[dict], width: int = LIST_WIDTH) -> str:
     """``results list``'s table, every line at most ``width`` characters: the last column is
     cut (ending in …) where the row is longer; ``results show KEY`` has all of it (command,
     seed, policies, engine)."""
-    from ..tables import format_table
+    from ..formatting import format_table
 
     short = _short_keys([r["key"] for r in rows])
     cells = [list_cells(r, short[r["key"]]) for r in rows]

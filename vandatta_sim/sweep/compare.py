@@ -189,7 +189,7 @@ def format_comparison(rows: list[dict], labels: list[str], matches: bool = False
     per match where matches are played (or the ``measures`` given); each row under its
     ``labels`` entry (the caller's summary's: what this run calls the configuration, not what
     its first run called it)."""
-    from ..tables import format_table
+    from ..formatting import format_table
 
     measures = measures or (*MAIN_MEASURES, *(MATCH_MEASURES if matches else ()))
     header = ["key", "configuration", "paired games", *(f"Δ {m}" for m in measures)]
@@ -201,8 +201,8 @@ def format_comparison(rows: list[dict], labels: list[str], matches: bool = False
 def format_per_seat(summary: pd.DataFrame, rows: list[dict]) -> str:
     """One line per configuration and seat: its win rate and mean points with their 95%
     intervals, and their paired differences from the baseline's same seat."""
-    from ..tables import format_table
-    from .summary import format_estimate
+    from ..formatting import format_table
+    from .summary import estimate_cell
 
     header = ["key", "configuration", "seat", "win_rate", "Δ win_rate", "mean_points",
               "Δ mean_points"]
@@ -210,9 +210,9 @@ def format_per_seat(summary: pd.DataFrame, rows: list[dict]) -> str:
     for (_, srow), crow in zip(summary.iterrows(), rows):
         for s in range(int(srow["players"])):
             lines.append([srow["key"], srow["label"], str(s),
-                          format_estimate(srow, f"win_rate_{s}", 1, True),
+                          estimate_cell(srow, f"win_rate_{s}", 1, True),
                           _delta_text(crow, f"win_rate_{s}"),
-                          format_estimate(srow, f"mean_points_{s}", 2),
+                          estimate_cell(srow, f"mean_points_{s}", 2),
                           _delta_text(crow, f"mean_points_{s}")])
     return format_table(header, lines, "llrllll", style="text")
 

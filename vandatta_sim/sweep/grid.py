@@ -18,7 +18,8 @@ from ..rules import (Rules, RulesError, given_twice, parse_override, preset_name
                      settings)
 from ..simulate import (Seats, SimulationError, check_policy, check_probability, check_swap_rank,
                         is_seat_assignment)
-from .config import Config, SweepError, checked_by, checked_run_settings, dedupe_configs
+from .config import (DEFAULT_CHUNK_SIZE, Config, SweepError, checked_by, checked_run_settings,
+                     dedupe_configs)
 
 
 _RULE_FIELDS = tuple(f.name for f in dataclasses.fields(Rules))
@@ -455,3 +456,39 @@ def load_sweep_file(path) -> tuple[list[Config], dict]:
             raise SweepError(message if message.startswith("sweep file") else where + message
                              ) from None
     return dedupe_configs(configs), settings
+
+
+@dataclasses.dataclass(frozen=True)
+class RunSettings:
+    """How a sweep runs: ``games`` per configuration, or games up to the win-rate half-width
+    ``precision`` (at most ``max_games``), from ``seed`` in chunks of ``chunk_size``."""
+
+    games: int | None = None
+    precision: float | None = None
+    max_games: int | None = None
+    seed: int = 0
+    chunk_size: int = DEFAULT_CHUNK_SIZE
+
+    def length(self) -> dict:
+        """How long to run, as :func:`~vandatta_sim.sweep.run_sweep` takes it."""
+        return {"games": self.games, "precision": self.precision, "max_games": self.max_games}
+
+
+def merge_run_settings(from_file: Mapping, **given) -> RunSettings:
+    """A sweep file's run settings (:func:`load_sweep_file`) under those given on the command
+    line (``games``, ``precision``, ``seed``, ``chunk_size``, ``max_games``; None: not given).
+
+    A setting given replaces the file's; since ``games`` and ``precision`` both say how long to
+    run, either one given drops the file's other. Given together they are an error."""
+    unknown = set(given) - set(_RUN_KEYS)
+    if unknown:
+        raise SweepError(f"unknown run setting(s) {', '.join(sorted(unknown))}; "
+                         f"allowed: {', '.join(_RUN_KEYS)}")
+    given = {name: value for name, value in given.items() if value is not None}
+    if "games" in given and "precision" in given:
+        raise SweepError("give --games or --precision, not both")
+    settings = dict(from_file)
+    for name, other in (("games", "precision"), ("precision", "games")):
+        if name in given:
+            settings.pop(other, None)
+    return RunSettings(**(settings | given))

@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..formatting import format_estimate, format_table
 from ..stats import (Estimate, Moments, column_estimate, proportion, ratio_of_sums,
                      win_rate_half_width)
-from ..tables import format_estimate as _estimate
-from ..tables import format_table as _table
 from .config import DEFAULT_CHUNK_SIZE, DEFAULT_STORE, Config, SweepError, as_store
 
 if TYPE_CHECKING:  # a small simulate sums its games without pandas or the store (pyarrow)
@@ -198,11 +197,11 @@ TABLE_MEASURES = (("win_rate_0", 1, True), ("mean_turns", 2, False),
                   ("loser_points", 1, False))
 
 
-def format_estimate(row, name: str, digits: int, percent: bool = False) -> str:
+def estimate_cell(row, name: str, digits: int, percent: bool = False) -> str:
     """``row[name]`` with its ``_low``/``_high`` interval, as the tables show it
-    (:func:`vandatta_sim.tables.format_estimate`, a percentage or a plain number)."""
-    return _estimate(column_estimate(row, name, int(row["games"])), "pct" if percent else "num",
-                     digits)
+    (:func:`vandatta_sim.formatting.format_estimate`, a percentage or a plain number)."""
+    return format_estimate(column_estimate(row, name, int(row["games"])),
+                           "pct" if percent else "num", digits)
 
 
 def has_matches(summary: pd.DataFrame) -> bool:
@@ -210,7 +209,7 @@ def has_matches(summary: pd.DataFrame) -> bool:
     return bool("mean_deals" in summary and (summary["mean_deals"].fillna(1) > 1).any())
 
 
-def format_table(summary: pd.DataFrame) -> str:
+def sweep_table(summary: pd.DataFrame) -> str:
     """The configurations side by side under the summary's field names (docs/columns.md):
     games, ``win_rate_0`` (förhand) beside the fair share (1 / players: every seat as likely
     to win), ``mean_turns``, ``blocked_share``, ``capped_share`` and ``loser_points``, each
@@ -222,14 +221,14 @@ def format_table(summary: pd.DataFrame) -> str:
               *(m for m, _, _ in TABLE_MEASURES[1:]), *(["mean_deals"] if matches else []),
               "half_width"]
     lines = [[row["key"], row["label"], f"{int(row['games']):,}",
-              format_estimate(row, *TABLE_MEASURES[0]), f"{100 / int(row['players']):.1f}%",
-              *(format_estimate(row, *m) for m in TABLE_MEASURES[1:]),
-              *([format_estimate(row, "mean_deals", 2)] if matches else []),
+              estimate_cell(row, *TABLE_MEASURES[0]), f"{100 / int(row['players']):.1f}%",
+              *(estimate_cell(row, *m) for m in TABLE_MEASURES[1:]),
+              *([estimate_cell(row, "mean_deals", 2)] if matches else []),
               f"{100 * row['half_width']:.2f}%" if np.isfinite(row["half_width"]) else "–"]
              for _, row in summary.iterrows()]
     align = "llrlr" + "l" * (len(TABLE_MEASURES) - 1 + matches) + "r"
-    table = _table(header, lines, align, style="text")
-    feel = format_feel_table(summary)
+    table = format_table(header, lines, align, style="text")
+    feel = feel_table(summary)
     return table + ("\n\n" + feel if feel else "")
 
 
@@ -239,17 +238,17 @@ def feel_measures(summary: pd.DataFrame) -> tuple[tuple[str, int, bool], ...]:
     return tuple(m for m in measures if m[0] in summary and summary[m[0]].notna().any())
 
 
-def format_feel_table(summary: pd.DataFrame) -> str:
+def feel_table(summary: pd.DataFrame) -> str:
     """The game feel side by side (docs/columns.md), each with its 95% interval; empty where
     no configuration has it. A configuration stored before the feel was recorded shows –."""
     measures = feel_measures(summary)
     if not measures:
         return ""
     lines = [[row["key"], row["label"], *(
-        format_estimate(row, *m) if m[0] in row and np.isfinite(row[m[0]]) else "–"
+        estimate_cell(row, *m) if m[0] in row and np.isfinite(row[m[0]]) else "–"
         for m in measures)] for _, row in summary.iterrows()]
-    return "game feel:\n" + _table(["key", "configuration", *(m for m, _, _ in measures)], lines,
-                                   "ll" + "l" * len(measures), style="text")
+    header = ["key", "configuration", *(m for m, _, _ in measures)]
+    return "game feel:\n" + format_table(header, lines, "ll" + "l" * len(measures), style="text")
 
 
 def capped_warning(rows: Iterable[Mapping]) -> str | None:

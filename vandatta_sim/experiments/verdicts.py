@@ -38,7 +38,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import Estimate, holm_adjust, holm_levels, interval_at, p_value
-from ..tables import KINDS, format_estimate, format_number, format_table
+from ..formatting import KINDS, format_estimate, format_number, format_table
 from .plain import outward
 
 SUPPORTED = "supported"
@@ -159,13 +159,13 @@ def threshold_text(part: Part, kind: str, digits: int) -> str:
 
 def exact_zero(est: Estimate, kind: str) -> bool:
     """A difference exactly 0 with a zero-width interval (no paired game changed): written in
-    words by :func:`vandatta_sim.tables.format_estimate`, never as an interval."""
+    words by :func:`vandatta_sim.formatting.format_estimate`, never as an interval."""
     return bool(KINDS[kind][3] and est.value == 0 and est.low == 0 and est.high == 0)
 
 
 def interval_text(est: Estimate, kind: str, digits: int, unit: bool = True) -> str:
     """A part's interval, ``[+1.3, +5.4]%``, its bounds rounded outward
-    (:func:`vandatta_sim.report.plain.outward`): the verdict is read on the interval computed,
+    (:func:`vandatta_sim.experiments.plain.outward`): the verdict is read on the interval computed,
     and the one shown always holds it; ``–`` where it is undefined."""
     if not (np.isfinite(est.low) and np.isfinite(est.high)):
         return "–"
@@ -201,7 +201,7 @@ class Claim:
              margin: float = 0.0, kind: str = "pp", digits: int = 2,
              group: str | None = None) -> None:
         """Add a part: ``estimate`` lies beyond ``threshold`` in direction ``sign`` by more
-        than ``margin`` (the practical threshold); shown as ``kind`` (see tables.KINDS)."""
+        than ``margin`` (the practical threshold); shown as ``kind`` (see formatting.KINDS)."""
         self.parts.append(Part(what, estimate, sign, threshold, margin))
         self.shown.append((kind, digits))
         self.groups.append(group)

@@ -1,7 +1,7 @@
 """The card-value experiment: what one more card of a rank is worth, and its break-even score.
 
 For each table (scale × player count) and rank R, the swap experiment
-(:func:`vandatta_sim.report.designs.swap_pairs`) plays every sampled deal twice on the same
+(:func:`vandatta_sim.experiments.designs.swap_pairs`) plays every sampled deal twice on the same
 seed and game index, once as dealt and once with one ordinary card of the focal seat exchanged
 for an R from the talon, and reads the paired difference of the focal seat's outcome:
 
@@ -29,7 +29,7 @@ streams start alike, but after the exchange the draws diverge; the pairing is on
 as the measured correlation of the two outcomes (``corr_*`` columns), and the paired
 intervals use the variance of the per-game differences, so they are valid whatever it is.
 
-Every run goes through a :class:`~vandatta_sim.report.runner.Runner` (by default the sweep's
+Every run goes through a :class:`~vandatta_sim.experiments.runner.Runner` (by default the sweep's
 result store: resumable and identical for any backend or thread count).
 """
 

@@ -19,12 +19,11 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from ..cards import JOKER_TYPES, RANK_NAMES, SUIT_SYMBOLS, is_joker, make_card, rank_of, suit_of
-from ..paths import shorten
+from ..formatting import listed, whole, wrapped
+from ..paths import is_ascii_number, shorten
 from ..referee import replay, why_illegal
-from ..table import Answer, Ask, Table, by_suit
-from ..tables import listed, whole, wrapped
 from ..trace import DRAW_CAUSES, Event
-from .paramtypes import is_ascii_number
+from .table import Answer, Ask, Table, by_suit
 
 SUIT_LETTERS = "cdhs"
 SUIT_WORDS = {"clubs": 0, "club": 0, "diamonds": 1, "diamond": 1, "hearts": 2, "heart": 2,
@@ -478,7 +477,7 @@ class Person:
 
     def decisions_of(self, deal: int) -> list:
         """The hinted moves of ``deal`` as :class:`vandatta_sim.coach.Decision` records."""
-        from ..coach import Decision, match_option
+        from .coach import Decision, match_option
 
         out = []
         for p in self.decisions:

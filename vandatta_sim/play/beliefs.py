@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import engine as E
-from .rules import Rules
-from .simulate import SeatSpec, Seats, kernel_constants, seed_key
+from .. import engine as E
+from ..rules import Rules
+from ..simulate import SeatSpec, Seats, kernel_constants, seed_key
 
 
 def audit(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "expert",

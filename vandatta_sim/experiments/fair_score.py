@@ -1,7 +1,7 @@
 """The fair score of a card: the score s* at which players *who know it scores s\\** are
 indifferent to one more of it, and how much of play a fixed-play threshold leaves unchanged.
 
-:func:`vandatta_sim.report.card_value.break_even` holds play fixed: the players weigh the card
+:func:`vandatta_sim.experiments.card_value.break_even` holds play fixed: the players weigh the card
 at the table's real score while it counts another, so the threshold it gives belongs to today's
 play. Here the card's score *and* the players' weighing of it move together: at each score v of
 a grid the table plays the swap experiment with the rank scoring v (``valuation`` left at the

@@ -19,12 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import engine as E
-from . import step as S
-from .cards import N_TYPES, is_joker, suit_of
-from .rules import Rules
-from .simulate import Seats, policy_code
-from .trace import Event
+from .. import engine as E
+from .. import step as S
+from ..cards import N_TYPES, is_joker, suit_of
+from ..rules import Rules
+from ..simulate import Seats, policy_code
+from ..trace import Event
 
 #: the action that declines (draw, take the duty, stop stacking), by the kind of question
 DECLINE = S.DECLINE
@@ -219,7 +219,7 @@ def warm_up() -> None:
     """Compile (or load from the cache) every engine function the table and the coach call:
     one short game of a bot and a person who takes the first option, hinted once."""
     from .coach import Coach
-    from .rules import resolve_rules
+    from ..rules import resolve_rules
 
     rules = resolve_rules("standard", overrides=["players=2", "match=single"])
     coach = Coach("search")

@@ -175,7 +175,7 @@ def _card_value_row(row) -> list[str]:
 # --- the break-even verdict -----------------------------------------------------------------
 
 #: "About neutral" needs the whole break-even interval within this many ordinary cards' score
-#: (:func:`vandatta_sim.report.card_value.ordinary_points`) of the card's own score: scored
+#: (:func:`vandatta_sim.experiments.card_value.ordinary_points`) of the card's own score: scored
 #: anywhere in it, one more of the card saves or costs less than re-scoring it by an ordinary
 #: card would move the threshold. The sentence states the margin in points.
 NEUTRAL_MARGIN_CARDS = 1.0

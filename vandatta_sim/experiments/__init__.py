@@ -2,7 +2,7 @@
 
 The scripts only choose game counts and seeds, call these modules and write Markdown and
 figures; everything that turns per-game tables into numbers lives here, so it can be imported
-and tested on small runs. Import the modules themselves (``from vandatta_sim.report import
+and tested on small runs. Import the modules themselves (``from vandatta_sim.experiments import
 designs``); this package re-exports nothing.
 
 * :mod:`.runner`: running configurations, stored or directly;
@@ -19,5 +19,5 @@ designs``); this package re-exports nothing.
 
 Estimators (intervals, paired and relative differences) and estimates as ``_low``/``_high``
 columns live in :mod:`vandatta_sim.stats`; estimates as text, and the table layout, in
-:mod:`vandatta_sim.tables`; the card-value chart in :mod:`vandatta_sim.plots`.
+:mod:`vandatta_sim.formatting`; the card-value chart in :mod:`vandatta_sim.plots`.
 """

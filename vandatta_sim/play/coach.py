@@ -25,10 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import engine as E
-from .cards import SUIT_SYMBOLS, card_name
-from .simulate import check_policy, frozen_rules, policy_code
-from .stats import Estimate, mean_interval
+from .. import engine as E
+from ..cards import SUIT_SYMBOLS, card_name
+from ..simulate import check_policy, frozen_rules, policy_code
+from ..stats import Estimate, mean_interval
 
 REPLICATES = 8
 
