@@ -79,7 +79,7 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for (scale, spec), play in plays.items():
         print(f"| {scale} | `{spec}` | {num(play.eights_left_mean())} | "
-              f"{num(play.hand_at_eight_mean(), 2)} | {len(play.hand_at_eight):,} |")
+              f"{num(play.hand_at_eight_mean(), 2)} | {int(play.eights_played.sum()):,} |")
     print("\nBetween scales, tuned players (independent samples, 95%):\n")
     for a, b in ((SCALES[0], SCALES[1]), (SCALES[1], SCALES[2]), (SCALES[0], SCALES[2])):
         pa = plays[a, f"tuned:standard-{a}-{players}"]
