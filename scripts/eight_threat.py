@@ -16,7 +16,7 @@ import sys
 from vandatta_sim import engine as E
 from vandatta_sim.rules import get_preset
 from vandatta_sim.stats import paired_difference
-from vandatta_sim.tune import focal_outcomes
+from vandatta_sim.tune import candidate_outcomes
 
 RATIOS = (2, 4, 7, 10)
 
@@ -37,9 +37,9 @@ def main() -> None:
     best = {}
     for scale in ("base", "hundred", "crazy_eights"):
         rules = get_preset("standard").replace(players=4, scale=scale)
-        base = focal_outcomes(rules, "match", without, 5, 0, matches, others=without)
+        base = candidate_outcomes(rules, "match", without, 5, 0, matches, others=without)
         for ratio in RATIOS:
-            mine = focal_outcomes(rules, "match", with_ratio(ratio), 5, 0, matches,
+            mine = candidate_outcomes(rules, "match", with_ratio(ratio), 5, 0, matches,
                                   others=without)
             d = paired_difference(mine, base)
             print(f"| {scale} | {ratio} | {100 * mine.mean():.2f}% | {100 * base.mean():.2f}% | "

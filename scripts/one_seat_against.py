@@ -15,8 +15,9 @@ import time
 
 import numpy as np
 
+from vandatta_sim.experiments.designs import focal_outcomes
+from vandatta_sim.experiments.runner import Runner
 from vandatta_sim.rules import get_preset
-from vandatta_sim.simulate import simulate
 
 
 def main() -> None:
@@ -25,14 +26,11 @@ def main() -> None:
     rules = get_preset(sys.argv[5] if len(sys.argv) > 5 else "standard").replace(
         players=players, match=sys.argv[6] if len(sys.argv) > 6 else "single")
     for spec in specs:
-        wins = total = 0
         start = time.perf_counter()
-        for seat in range(players):
-            policies = [opponent] * players
-            policies[seat] = spec
-            df = simulate(rules, deals // players, seed=5 + seat, policies=policies)
-            wins += int((df["winner"] == seat).sum())
-            total += len(df)
+        # seat s focal on seed 5 + s: the package's one focal-seat design, played directly
+        outcomes = focal_outcomes(Runner(use_sweep=False), rules, [spec], opponent,
+                                  deals // players, 5)
+        wins, total = int(outcomes[spec]["win"].sum()), len(outcomes[spec])
         p = wins / total
         print(f"{spec} vs {opponent} {players}p: {100 * p:.1f}% ± "
               f"{196 * np.sqrt(p * (1 - p) / total):.1f} (n={total}, "

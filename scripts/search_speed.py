@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from vandatta_sim import bench
+from vandatta_sim.experiments.designs import focal_policies
 from vandatta_sim.simulate import simulate
 
 BAR = 2000
@@ -32,7 +33,7 @@ def main() -> None:
     speeds = {s: [] for s in specs}
     for r in range(rounds):
         for spec in specs:
-            seats = bench.seat_table(rules.players, spec)
+            seats = focal_policies(rules.players, 0, spec, bench.SEAT_OPPONENTS)
             start = time.process_time()
             simulate(rules, deals, seed=100 + r, policies=seats, threads=1)
             speeds[spec].append(deals * turns[spec] / (time.process_time() - start))

@@ -18,23 +18,19 @@ import time
 
 import numpy as np
 
+from vandatta_sim.experiments.designs import focal_outcomes
+from vandatta_sim.experiments.runner import Runner
 from vandatta_sim.rules import get_preset
-from vandatta_sim.simulate import simulate
 from vandatta_sim.stats import paired_difference, proportion
 
 
 def focal_wins(rules, spec: str, opponent: str, deals: int, seed: int,
                threads: int | None = None) -> np.ndarray:
-    """1/0 per deal: the focal seat won, seat by seat (seat s on seed ``seed + s``)."""
-    players = rules.players
-    out = []
-    for seat in range(players):
-        policies = [opponent] * players
-        policies[seat] = spec
-        df = simulate(rules, deals // players, seed=seed + seat, policies=policies,
-                      threads=threads)
-        out.append((df["winner"] == seat).to_numpy(float))
-    return np.concatenate(out)
+    """1/0 per deal: the focal seat won, seat by seat (seat s on seed ``seed + s``, the
+    package's one focal-seat design, played directly rather than stored)."""
+    runner = Runner(use_sweep=False, threads=threads)
+    outcomes = focal_outcomes(runner, rules, [spec], opponent, deals // rules.players, seed)
+    return outcomes[spec]["win"].to_numpy(float)
 
 
 def main() -> None:

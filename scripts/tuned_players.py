@@ -26,7 +26,7 @@ from vandatta_sim import tuned
 from vandatta_sim.experiments.eight_play import eight_play
 from vandatta_sim.rules import get_preset
 from vandatta_sim.stats import independent_difference, paired_difference
-from vandatta_sim.tune import focal_outcomes
+from vandatta_sim.tune import candidate_outcomes
 
 SCALES = ("base", "hundred", "crazy_eights")
 MATCH_SEED, DEAL_SEED = 77, 78
@@ -64,8 +64,8 @@ def main() -> None:
         name = f"standard-{scale}-{players}"
         rules = get_preset("standard").replace(players=players, scale=scale)
         policy = tuned.load(name)
-        mine = focal_outcomes(rules, "match", policy.vector(), MATCH_SEED, 0, matches)
-        base = focal_outcomes(rules, "match", E.EXPERT_WEIGHTS, MATCH_SEED, 0, matches)
+        mine = candidate_outcomes(rules, "match", policy.vector(), MATCH_SEED, 0, matches)
+        base = candidate_outcomes(rules, "match", E.EXPERT_WEIGHTS, MATCH_SEED, 0, matches)
         diff = paired_difference(mine, base)
         print(f"| {scale} | `tuned:{name}` | {100 * mine.mean():.2f}% | {100 * base.mean():.2f}% "
               f"| {pp(diff)} |")

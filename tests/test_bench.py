@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from vandatta_sim import bench
 from vandatta_sim.cli import main
+from vandatta_sim.experiments.designs import focal_policies
 from vandatta_sim.rules import PRESETS
 from vandatta_sim.simulate import trace_game
 from vandatta_sim.trace import Event
@@ -14,9 +15,9 @@ from vandatta_sim.trace import Event
 RULES = PRESETS["standard"].replace(match="single", players=3)
 
 
-def test_seat_table_puts_the_spec_at_one_seat():
-    assert bench.seat_table(4, "random", seat=2) == ["expert", "expert", "random", "expert"]
-    assert bench.seat_table(2, "greedy", others="random") == ["greedy", "random"]
+def test_the_focal_table_puts_the_spec_at_one_seat():
+    assert focal_policies(4, 2, "random", "expert") == ["expert", "expert", "random", "expert"]
+    assert focal_policies(2, 0, "greedy", "random") == ["greedy", "random"]
 
 
 def test_seat_turns_are_the_seats_turn_events():
@@ -28,7 +29,7 @@ def test_seat_turns_are_the_seats_turn_events():
 
 
 def test_games_for_seconds_stays_within_its_bounds():
-    seats = bench.seat_table(3, "random")
+    seats = focal_policies(3, 0, "random", bench.SEAT_OPPONENTS)
     assert 16 <= bench.games_for_seconds(RULES, seats, 0.01, least=16, most=64) <= 64
 
 

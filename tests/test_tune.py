@@ -215,15 +215,15 @@ def test_the_match_objective_needs_a_match():
                             20, 20, 0)
 
 
-def test_focal_outcomes_rotate_the_seat_and_pair_the_games():
+def test_candidate_outcomes_rotate_the_seat_and_pair_the_games():
     rules = get_preset("standard").replace(players=2, match="single")
-    a = tune.focal_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
-    b = tune.focal_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
+    a = tune.candidate_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
+    b = tune.candidate_outcomes(rules, "deals", E.EXPERT_WEIGHTS, 5, 0, 40)
     assert a.shape == (40,) and set(np.unique(a)) <= {0.0, 1.0} and (a == b).all()
     df = simulate(rules, 40, seed=5)  # expert everywhere: seat 0 in games 0-19, seat 1 after
     expected = np.concatenate([(df.winner[:20] == 0), (df.winner[20:] == 1)]).astype(float)
     assert (a == expected).all()
-    points = tune.focal_outcomes(rules, "points", E.EXPERT_WEIGHTS, 5, 0, 40)
+    points = tune.candidate_outcomes(rules, "points", E.EXPERT_WEIGHTS, 5, 0, 40)
     assert (points == -np.concatenate([df.points_0[:20], df.points_1[20:]])).all()
 
 

@@ -25,10 +25,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from .experiments.designs import focal_policies  # the one table of a focal seat
+from .formatting import format_table
 from .rules import PRESETS
 from .simulate import check_policy, simulate, trace_game
 from .sweep import DEFAULT_CHUNK_SIZE, Config, expand_grid, run_sweep
-from .formatting import format_table
 
 _START_SNIPPET = (
     "import time; t = time.perf_counter(); "
@@ -137,18 +138,13 @@ SEAT_RULES = PRESETS["standard"].replace(match="single", players=4)
 SEAT_OPPONENTS = "expert"
 
 
-def seat_table(players: int, spec: str, seat: int = 0, others: str = SEAT_OPPONENTS) -> list[str]:
-    """Per-seat specs: ``spec`` at ``seat``, ``others`` everywhere else."""
-    return [spec if s == seat else others for s in range(players)]
-
-
 def seat_turns_per_deal(rules, spec: str, games: int = 100, seed: int = 1, seat: int = 0,
                         others: str = SEAT_OPPONENTS) -> float:
     """Mean turns of ``seat`` (playing ``spec`` among ``others``) per game, counted on the
     traces of games ``0 … games-1`` of ``seed``: the decisions the seat's policy makes."""
     from .trace import Event
 
-    seats = seat_table(rules.players, check_policy(spec), seat, others)
+    seats = focal_policies(rules.players, seat, check_policy(spec), others)
     turns = 0
     for game in range(games):
         events = trace_game(rules, seed, game, policies=seats)
@@ -177,7 +173,7 @@ def seat_speed(rules, spec: str, threads: Sequence[int], repeats: int = 3, secon
     """Speed of one seat of ``spec`` among experts: ``games`` per timed repeat,
     ``turns_per_deal`` of the seat, and per thread count ``deals_per_s`` and
     ``decisions_per_s`` (= deals/s × the seat's turns per deal), medians of ``repeats``."""
-    seats = seat_table(rules.players, check_policy(spec), seat)
+    seats = focal_policies(rules.players, seat, check_policy(spec), SEAT_OPPONENTS)
     games = games_for_seconds(rules, seats, seconds)
     turns = seat_turns_per_deal(rules, spec, turn_games, seat=seat)
     deals = {t: deals_per_second(rules, games, seats, t, repeats) for t in threads}

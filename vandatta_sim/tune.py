@@ -165,12 +165,17 @@ def played_rules(settings: TuneSettings) -> Rules:
     return rules if settings.objective == "match" else rules.replace(match="single")
 
 
-def focal_outcomes(rules: Rules, objective: str, weights: tuple[int, ...], seed: int,
+def candidate_outcomes(rules: Rules, objective: str, weights: tuple[int, ...], seed: int,
                    first_game: int, games: int, threads: int | None = None,
                    others: tuple[int, ...] | None = None) -> np.ndarray:
     """The focal seat's outcome in each of ``games`` games (seat k plays the k-th equal block,
     the others `expert`, or expert with the weights ``others``): 1/0 for a match or deal won,
-    minus its points for ``points``."""
+    minus its points for ``points``.
+
+    The training layout: one seed, the focal seat rotated block by block. The package's
+    focal-seat design (:func:`vandatta_sim.experiments.designs.focal_outcomes`: seat s on seed
+    ``seed + s``) pairs the same way; this one is kept because the shipped tuned players were
+    fitted on it, and rerunning a tuning must give them again."""
     P = rules.players
     per_seat = games // P
     out = []
@@ -197,7 +202,7 @@ def game_evaluator(settings: TuneSettings, threads: int | None = None) -> Evalua
     rules = played_rules(settings)
 
     def evaluate(vectors, generation):
-        return [focal_outcomes(rules, settings.objective, v, 2 * settings.seed,
+        return [candidate_outcomes(rules, settings.objective, v, 2 * settings.seed,
                                generation * settings.games, settings.games, threads)
                 for v in vectors]
     return evaluate
@@ -501,10 +506,10 @@ def _held_out_evaluator(settings: TuneSettings, threads: int | None) -> Evaluate
     rules = played_rules(settings)
 
     def validate(vectors, _generation):
-        return [focal_outcomes(rules, settings.objective, v, 2 * settings.seed + 1, 0,
+        return [candidate_outcomes(rules, settings.objective, v, 2 * settings.seed + 1, 0,
                                settings.validation_games, threads) for v in vectors]
     return validate
 
 
 __all__ = ["KNOBS", "OBJECTIVES", "TuneError", "TuneResult", "TuneSettings", "check_settings",
-           "focal_outcomes", "run", "weights_at"]
+           "candidate_outcomes", "run", "weights_at"]

@@ -13,6 +13,9 @@
 * **Policy substitution** (value of a policy, skill): the focal seat plays policy A or policy B
   against the same opponents on the same deals; the focal seat rotates over all seats, each
   seat with its own seed, so that the pooled games are independent (:func:`focal_outcomes`).
+  This is the package's one focal-seat design: the reports, ``bench`` (:func:`focal_policies`)
+  and the scripts call it (``tune`` trains on a block layout of one seed, kept for the shipped
+  tuned players: :func:`vandatta_sim.tune.candidate_outcomes`).
   **Hold vs dump** (:func:`head_to_head`) is policy substitution between the policies that
   keep their eights and the one that dumps them, on every scale and table size.
 * **Rule variants** are compared on the same seeds and game indices (common random numbers):
