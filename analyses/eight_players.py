@@ -11,7 +11,8 @@ import common
 import numpy as np
 import pandas as pd
 
-from vandatta_sim.experiments.card_value import card_value, effects_per_game, paired_effect_difference
+from vandatta_sim.experiments.card_value import (card_value, effects_per_game,
+                                                 paired_effect_difference)
 from vandatta_sim.experiments.designs import SCALE_NAMES, compare_policies, focal_outcomes
 from vandatta_sim.experiments.measures import STRONGEST
 from vandatta_sim.rules import PRESETS

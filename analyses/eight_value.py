@@ -22,7 +22,8 @@ import numpy as np
 import pandas as pd
 from eight_players import break_even_cell, player_for, shown
 
-from vandatta_sim.experiments.card_value import card_value, effects_per_game, paired_effect_difference
+from vandatta_sim.experiments.card_value import (card_value, effects_per_game,
+                                                 paired_effect_difference)
 from vandatta_sim.experiments.designs import RANKS, SCALE_NAMES, face_values
 from vandatta_sim.experiments.fair_score import changed_share, fair_scores
 from vandatta_sim.experiments.plain import outward

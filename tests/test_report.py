@@ -12,10 +12,10 @@ import pytest
 
 from conftest import quick_report_twice
 from naive import exact_first_turn_win
-from vandatta_sim.experiments.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NAMES, card_values,
-                                         compare_policies, face_values, focal_outcomes,
-                                         head_to_head, scale_grid, skill_per_game, swap_effects,
-                                         swap_pairs)
+from vandatta_sim.experiments.designs import (DUMPER, H2H_POLICIES, HOLDERS, SCALE_NAMES,
+                                              card_values, compare_policies, face_values,
+                                              focal_outcomes, head_to_head, scale_grid,
+                                              skill_per_game, swap_effects, swap_pairs)
 from vandatta_sim.stats import estimate_columns, row_estimate
 from vandatta_sim.formatting import format_estimate as fmt
 from vandatta_sim.experiments.measures import (deal_summary, forhand_advantage, log_grid,

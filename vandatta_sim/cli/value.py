@@ -1,8 +1,9 @@
 """``vandatta-sim value``: what one more card of a rank is worth at a table, on one screen.
 
-The card-value experiment of :mod:`vandatta_sim.experiments.card_value` for any rules: per scale and player
-count, one more card of the rank's paired effect on the deal win, the penalty points and the
-match win (where a match is set), and its break-even face value, each with a 95% interval.
+The card-value experiment of :mod:`vandatta_sim.experiments.card_value` for any rules: per
+scale and player count, one more card of the rank's paired effect on the deal win, the penalty
+points and the match win (where a match is set), and its break-even face value, each with a
+95% interval.
 Every game goes through the result store (``--store``): an interrupted run resumes, a repeated
 one reads what is stored, and the output is the same for any thread count.
 """

@@ -4,7 +4,8 @@
   and game index, once as dealt and once with one ordinary card of the *focal seat*
   (``game % players``) exchanged for a card of rank R from the talon. Both runs start from the
   same deal and random stream, but the choices and draws drift apart after the exchange, so
-  the outcomes are only partly correlated (measured: :func:`vandatta_sim.experiments.card_value.pairing_correlation`).
+  the outcomes are only partly correlated (measured:
+  :func:`vandatta_sim.experiments.card_value.pairing_correlation`).
   The effect of R is the paired difference of the focal seat's outcome over the games where
   the swap was possible (:func:`swap_pairs`, :func:`swap_effects`), its interval from the
   per-game differences. Because the card taken out is an ordinary card of another rank, the
