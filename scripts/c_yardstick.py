@@ -40,21 +40,15 @@ SOURCE = ROOT / "scripts" / "yardstick" / "vandatta.c"
 # prints deals/s and the sums the statistics need
 CODE = r'''
 import json, sys, time
-from vandatta_sim.rules import get_preset
+sys.path.insert(0, "scripts")
+from c_yardstick import RULES, stats_of
 from vandatta_sim.simulate import simulate
 deals, seed = int(sys.argv[1]), int(sys.argv[2])
-r = get_preset("standard").replace(match="single", players=4)
-simulate(r, 2000, seed=0, policies="random", threads=1)
+simulate(RULES(), 2000, seed=0, policies="random", threads=1)
 t = time.process_time()
-df = simulate(r, deals, seed=seed, policies="random", threads=1)
+df = simulate(RULES(), deals, seed=seed, policies="random", threads=1)
 seconds = time.process_time() - t
-out = {"deals": deals, "deals_per_s": deals / seconds}
-for name in ("turns", "plays", "draws", "reshuffles"):
-    x = df[name].to_numpy(dtype=float)
-    out[name + "_mean"], out[name + "_sd"] = float(x.mean()), float(x.std(ddof=1))
-out.update(first_wins=float((df["winner"] == 0).mean()), won=float((df["winner"] >= 0).mean()),
-           blocked=float((df["blocked"] > 0).mean()), capped=float(df["capped"].mean()))
-print(json.dumps(out))
+print(json.dumps(dict(stats_of(df), deals_per_s=deals / seconds)))
 '''
 # the statistics compared: name, what it is, whether it is a share of deals
 STATS = [("turns_mean", "turns per deal", False), ("plays_mean", "cards played per deal", False),
@@ -64,14 +58,34 @@ STATS = [("turns_mean", "turns per deal", False), ("plays_mean", "cards played p
          ("blocked", "blocked", True), ("capped", "capped (turn cap)", True)]
 
 
-def build(folder: Path) -> Path:
-    """The yardstick compiled into ``folder``; exits with one line if there is no C compiler."""
+def RULES():
+    """The rules both engines play: `standard`, 4 players, single deals."""
+    from vandatta_sim.rules import get_preset
+
+    return get_preset("standard").replace(match="single", players=4)
+
+
+def stats_of(df) -> dict:
+    """The statistics of a ``simulate()`` table, named as the C yardstick prints them."""
+    out = {"deals": len(df)}
+    for name in ("turns", "plays", "draws", "reshuffles"):
+        x = df[name].to_numpy(dtype=float)
+        out[name + "_mean"], out[name + "_sd"] = float(x.mean()), float(x.std(ddof=1))
+    out.update(first_wins=float((df["winner"] == 0).mean()),
+               won=float((df["winner"] >= 0).mean()),
+               blocked=float((df["blocked"] > 0).mean()), capped=float(df["capped"].mean()))
+    return out
+
+
+def build(folder: Path, defines: tuple[str, ...] = ()) -> Path:
+    """The yardstick compiled into ``folder`` (``defines``: extra ``-D`` flags, e.g. the
+    broken rule of the test's control); exits with one line if there is no C compiler."""
     cc = os.environ.get("CC") or shutil.which("gcc") or shutil.which("cc")
     if cc is None or shutil.which(cc) is None:
         sys.exit("Error: no C compiler found (install gcc, or set CC) to build the C yardstick")
     binary = folder / "vandatta"
-    done = subprocess.run([cc, "-O2", "-march=native", "-o", str(binary), str(SOURCE), "-lm"],
-                          capture_output=True, text=True)
+    done = subprocess.run([cc, "-O2", "-march=native", *(f"-D{d}" for d in defines), "-o",
+                           str(binary), str(SOURCE), "-lm"], capture_output=True, text=True)
     if done.returncode != 0:
         sys.exit(f"Error: {cc} could not build {SOURCE.name}:\n{done.stderr[-2000:]}")
     return binary
@@ -112,6 +126,18 @@ def pooled(runs: list[dict]) -> dict:
     return out
 
 
+def z_scores(c_runs: list[dict], our_runs: list[dict]) -> dict:
+    """Each statistic's difference ours - C over its standard error (None where both
+    engines' shares are 0 or 1, so that there is no spread)."""
+    c_stats, our_stats = pooled(c_runs), pooled(our_runs)
+    out = {}
+    for name, _, _ in STATS:
+        (c, c_half), (o, o_half) = c_stats[name], our_stats[name]
+        se = math.hypot(c_half, o_half) / 1.96
+        out[name] = (o - c) / se if se > 0 else None
+    return out
+
+
 def fmt(value: float, half: float, share: bool) -> str:
     if share:
         return f"{100 * value:.2f}% ± {100 * half:.2f}"
@@ -144,13 +170,13 @@ def main(argv=None) -> None:
           f"{our_median:,.0f} deals/s; ratio ours/C {our_median / c_median:.3f}x")
     print("the games (pooled over the rounds; 95% intervals; different random streams, so only "
           "the distributions can agree):")
-    c_stats, our_stats = pooled(c_runs), pooled(our_runs)
+    c_stats, our_stats, z = pooled(c_runs), pooled(our_runs), z_scores(c_runs, our_runs)
     print(f"  {'':30s} {'C yardstick':>20s} {'ours':>20s}  z of the difference")
     for name, words, share in STATS:
         (c, c_half), (o, o_half) = c_stats[name], our_stats[name]
-        se = math.hypot(c_half, o_half) / 1.96
-        z = f"{(o - c) / se:+.2f}" if se > 0 else ("(both 0)" if c == o == 0 else "n/a")
-        print(f"  {words:30s} {fmt(c, c_half, share):>20s} {fmt(o, o_half, share):>20s}  {z}")
+        note = f"{z[name]:+.2f}" if z[name] is not None else "(no spread: equal)" if c == o \
+            else "(no spread)"
+        print(f"  {words:30s} {fmt(c, c_half, share):>20s} {fmt(o, o_half, share):>20s}  {note}")
 
 
 if __name__ == "__main__":
