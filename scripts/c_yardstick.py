@@ -37,16 +37,16 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "scripts" / "yardstick" / "vandatta.c"
 
 # our engine, in a fresh process: a warm-up call (compiles a cold cache), then the timed run;
-# prints deals/s and the sums the statistics need
+# prints deals/s and the statistics of its table (stats_of)
 CODE = r'''
 import json, sys, time
 sys.path.insert(0, "scripts")
-from c_yardstick import RULES, stats_of
+from c_yardstick import stats_of, yardstick_rules
 from vandatta_sim.simulate import simulate
 deals, seed = int(sys.argv[1]), int(sys.argv[2])
-simulate(RULES(), 2000, seed=0, policies="random", threads=1)
+simulate(yardstick_rules(), 2000, seed=0, policies="random", threads=1)
 t = time.process_time()
-df = simulate(RULES(), deals, seed=seed, policies="random", threads=1)
+df = simulate(yardstick_rules(), deals, seed=seed, policies="random", threads=1)
 seconds = time.process_time() - t
 print(json.dumps(dict(stats_of(df), deals_per_s=deals / seconds)))
 '''
@@ -58,7 +58,7 @@ STATS = [("turns_mean", "turns per deal", False), ("plays_mean", "cards played p
          ("blocked", "blocked", True), ("capped", "capped (turn cap)", True)]
 
 
-def RULES():
+def yardstick_rules():
     """The rules both engines play: `standard`, 4 players, single deals."""
     from vandatta_sim.rules import get_preset
 
@@ -153,9 +153,10 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="c-yardstick-") as folder:
         binary = build(Path(folder))
-        print(f"standard, 4 players, single deals, all seats random, one thread; "
-              f"{args.rounds} rounds of {args.c_deals:,} C deals and {args.deals:,} of ours "
-              f"(deals per CPU second)", flush=True)
+        rounds = f"{args.rounds} round" + ("s" if args.rounds != 1 else "")
+        print(f"standard, 4 players, single deals, all seats random, one thread; {rounds} of "
+              f"{args.c_deals:,} C deals and {args.deals:,} of ours (deals per CPU second)",
+              flush=True)
         run_ours(1000, 0)  # untimed: compiles a cold cache
         c_runs, our_runs = [], []
         for r in range(args.rounds):

@@ -37,7 +37,8 @@ Z_BOUND = 4.0  # |difference| / its standard error; fixed seeds, so the test is 
 
 @pytest.fixture(scope="module")
 def ours():
-    return Y.stats_of(simulate(Y.RULES(), OUR_DEALS, seed=11, policies="random", threads=1))
+    games = simulate(Y.yardstick_rules(), OUR_DEALS, seed=11, policies="random", threads=1)
+    return Y.stats_of(games)
 
 
 def _c_stats(tmp_path, defines=()):
