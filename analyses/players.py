@@ -37,13 +37,13 @@ ORACLE = "search:beliefs=oracle"
 LADDER = ("random", "greedy", "eight-dumper", "expert", "expert:eights=dump",
           "tuned:standard-base-4", "tuned:standard-hundred-4", "tuned:standard-crazy_eights-4",
           "search:budget=16", "search", "search:budget=64", "search:alloc=flat:beliefs=lacks",
-          ORACLE)
+          "ismcts", ORACLE)
 #: Games per (preset, table size, focal seat) of a slow policy, by full spec or by policy name
 #: (the spec wins). Size it from `vandatta-sim bench --seat-only --seat-policy SPEC`: the
 #: ladder plays 3 presets × (2 + 4 seats) × this many deals of the spec.
 SLOW_GAMES: dict[str, int] = {"search:budget=16": 1_000, "search": 800,
                               "search:budget=64": 400, "search:alloc=flat:beliefs=lacks": 800,
-                              ORACLE: 800}
+                              "ismcts": 200, ORACLE: 800}
 #: The opponents of the ladder and the reference (rating 0) of the ratings.
 OPPONENT = "expert"
 PRESET_NAMES = ("standard", "seed002", "crazy-eights-scoring")
@@ -166,7 +166,10 @@ def section_ladder(ctx, ladder: dict, specs) -> str:
             "and table size; a slow policy plays fewer, and its wider intervals show it. "
             "`search` is the search player at its defaults (public bookkeeping of what each "
             "seat has seen, racing the options); `search:alloc=flat:beliefs=lacks` is the same "
-            f"search with the beliefs and allocation of engine version 5; `{ORACLE}` is a "
+            "search with the beliefs and allocation of engine version 5; `ismcts` is the "
+            "information-set tree search at its defaults (a tree over what the seat has seen, "
+            "paired at the root; the fewest deals here, its 16,000-deal curve is in "
+            f"`docs/policies.md`); `{ORACLE}` is a "
             "cheat that deals its worlds from the true hands: its lead over `search` bounds "
             "what better beliefs could buy at the default budget (`docs/policies.md`).\n\n")
     for players in TABLE_SIZES:
