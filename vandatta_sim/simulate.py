@@ -386,13 +386,16 @@ def _preset_rules(name: str) -> tuple[int, ...]:
     return tuple(int(v) for v in kernel_rules(PRESETS[name]))
 
 
-def frozen_rules(C: np.ndarray, lean: bool) -> E.FrozenRules:
+def frozen_rules(C: np.ndarray, lean: bool, feel: bool = False) -> E.FrozenRules:
     """The rules of C to compile into a heuristic (``lean``) run's kernel: all of them but
     NOT_FROZEN where they are a preset of FROZEN_PRESETS', none otherwise. The kernel with the
     trace and the search player stays general (one kernel for every rules), but carries the
     first preset's rules for its playouts: a search seat under them plays out its options on a
-    turn loop compiled with them as constants. The plain kernel freezes nothing."""
-    if E.PLAIN_KERNEL:
+    turn loop compiled with them as constants. The plain kernel freezes nothing, and neither
+    does the game feel's (``feel``): it is asked for, not the default, and one kernel for every
+    rules saves a compile of minutes (once per install, and in every fresh report run) for
+    about a tenth of its speed under a preset (docs/speed.md)."""
+    if E.PLAIN_KERNEL or feel:
         return E.FrozenRules()
     pairs = tuple((i, int(C[i])) for i in range(E.R_SIZE) if i not in NOT_FROZEN)
     frozen = [tuple((i, _preset_rules(name)[i]) for i, _ in pairs) for name in FROZEN_PRESETS]
@@ -424,7 +427,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         # has no trace, public bookkeeping or search code at all (int8: the playouts' own kind,
         # int16: the same with the game feel's bookkeeping)
         trace = np.zeros(0, np.int16 if feel else np.int8)
-    frozen = frozen_rules(C, lean=trace.ndim == 1)
+    frozen = frozen_rules(C, lean=trace.ndim == 1, feel=trace.dtype == np.int16)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)
