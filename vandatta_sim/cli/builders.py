@@ -7,12 +7,27 @@ Each builder raises the library's own validation errors (turned into one ``Error
 from __future__ import annotations
 
 import tomllib
+from dataclasses import dataclass
 
 import click
 
 from ..paths import check_output_file, check_store_folder
 from ..rules import Rules, RulesError, given_twice, resolve_rules, same_preset, settings
 from .errors import usage_errors
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """What ``options.rules_options`` and ``options.seat_options`` give a command, as click
+    parses them: a command's options dataclass extends it with its own."""
+
+    preset: str | None
+    rules_file: str | None
+    overrides: tuple
+    players: int | None
+    match: str | None
+    policies: tuple
+    forget: tuple
 
 
 def build_rules(preset, rules_file, overrides, players=None, match=None) -> Rules:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import click
 
-from .builders import build_rules, build_seats, warn_inert
+from .builders import TableOptions, build_rules, build_seats, warn_inert
 from .errors import usage_errors
 from .options import game_index_option, json_option, rules_options, seat_options, seed_option
 from .paramtypes import ASCII_INT
@@ -74,16 +74,9 @@ def play_cmd(**options):
 
 
 @dataclass(frozen=True)
-class PlayOptions:
-    """The options of ``play`` as click parses them (one field per option)."""
+class PlayOptions(TableOptions):
+    """The options of ``play`` as click parses them (the table's, then its own)."""
 
-    preset: str | None
-    rules_file: str | None
-    overrides: tuple
-    players: int | None
-    match: str | None
-    policies: tuple
-    forget: tuple
     seed: int
     game: int
     check: bool

@@ -16,10 +16,10 @@ import click
 from ..atomic import write_atomically
 from ..rules import Rules
 from ..simulate import Seats, game_columns
-from .builders import build_rules, build_seats, check_user_file, warn_inert
+from .builders import TableOptions, build_rules, build_seats, check_user_file, warn_inert
 from .errors import usage_errors
-from .options import (dry_run_option, games_option, json_option, rules_options, seat_options,
-                      seed_option, threads_option)
+from .options import (dry_run_option, games_option, json_option, rules_options,
+                      seat_options, seed_option, threads_option)
 
 
 @click.command("simulate")
@@ -74,16 +74,9 @@ def simulate_cmd(**options):
 
 
 @dataclass(frozen=True)
-class SimulateOptions:
-    """The options of ``simulate`` as click parses them (one field per option)."""
+class SimulateOptions(TableOptions):
+    """The options of ``simulate`` as click parses them (the table's, then its own)."""
 
-    preset: str | None
-    rules_file: str | None
-    overrides: tuple
-    players: int | None
-    match: str | None
-    policies: tuple
-    forget: tuple
     games: int | None
     seed: int
     threads: int | None
