@@ -1,9 +1,11 @@
-"""The user's files: paths checked before the work starts, files read within limits.
+"""The user's input: paths checked before the work starts, files read within limits, and the
+one rule for a typed number (:func:`is_ascii_number`, the command line's and the table's).
 
 Every command that writes a user file checks its path with :func:`check_output_file` before
 any work (and writes it with :func:`vandatta_sim.atomic.write_atomically`); every command that
-reads a user's TOML file reads it with :func:`read_text_file` and :func:`loads_toml`. Each problem raises :class:`PathError` (a
-``ValueError``) with a one-line message naming the path and what is allowed.
+reads a user's TOML file reads it with :func:`read_text_file` and :func:`loads_toml`. Each
+problem raises :class:`PathError` (a ``ValueError``) with a one-line message naming the path
+and what is allowed.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import stat
 import tempfile
 import tomllib
 from pathlib import Path
+
 
 def is_ascii_number(text: str) -> bool:
     """Only ASCII digits make a number (the rule for every number a user types, on the command
