@@ -15,10 +15,11 @@ The modules and subpackages, by layer (the map with the data's way: docs/layout.
   :mod:`.openspiel` (Vändåtta as an OpenSpiel game, an optional extra);
 * the results: :mod:`.sweep` (grids of configurations run into the store), :mod:`.store` (the
   result store), :mod:`.atomic` (files written whole or not at all), :mod:`.paths` (the user's
-  paths, files and typed numbers, checked), :mod:`.stats` (the estimators), :mod:`.formatting` (the one table and
-  estimate formatter), :mod:`.plots` (the commands' charts), :mod:`.experiments` (the experiments,
-  measures and verdicts the reports and commands share), :mod:`.design` (the rules designer)
-  and :mod:`.bench` (the speed benchmarks);
+  paths, files and typed numbers, checked), :mod:`.stats` (the estimators),
+  :mod:`.formatting` (the one table and estimate formatter), :mod:`.plots` (the commands'
+  charts), :mod:`.experiments` (the experiments, measures and verdicts the reports and
+  commands share), :mod:`.design` (the rules designer) and :mod:`.bench` (the speed
+  benchmarks);
 * :mod:`.cli`: the command line, a thin layer over all of the above.
 """
 
