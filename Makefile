@@ -34,12 +34,18 @@ $(VENV)/.installed: pyproject.toml
 # tests"). They share the cache folder: numba writes each entry whole (a temporary file renamed
 # into place), but reads, extends and rewrites a function's index without a lock, so two
 # processes adding signatures of one function within the same milliseconds could lose one.
+# The game feel's kernel (one for every rules): sweeps with --feel, the variants report and the
+# designer's feel goals run it, and so do the tests; compiled here, in the shorter stream, it is
+# compiled once instead of in whichever of them comes first (docs/speed.md)
+FEEL_KERNEL = from vandatta_sim.rules import get_preset; from vandatta_sim.simulate import simulate; \
+	simulate(get_preset('seed000').replace(match='single'), 10, feel=True)
 kernels: ## Compile the engine's kernels into the cache (install ends with it; minutes, once)
 	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once; two at a time)"
 	@start=$$SECONDS; \
 	{ $(CLI) simulate --games 10 --match single > /dev/null && \
 	  $(CLI) simulate --games 10 --match single --preset seed000 > /dev/null && \
-	  echo "  the heuristic kernels: $$((SECONDS - start)) s"; } & heuristic=$$!; \
+	  $(PY) -c "$(FEEL_KERNEL)" && \
+	  echo "  the heuristic kernels and the game feel's: $$((SECONDS - start)) s"; } & heuristic=$$!; \
 	{ $(CLI) simulate --games 2 --match single --policy 0=search > /dev/null && \
 	  $(PY) -c "from vandatta_sim.play.table import warm_up; warm_up()" && \
 	  echo "  the search kernel and the table's engine calls: $$((SECONDS - start)) s"; } & search=$$!; \
