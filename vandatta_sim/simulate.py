@@ -427,7 +427,7 @@ def _run(rules, n_games, seed, seats, first_game, threads, swap, swap_seat, reco
         # has no trace, public bookkeeping or search code at all (int8: the playouts' own kind,
         # int16: the same with the game feel's bookkeeping)
         trace = np.zeros(0, np.int16 if feel else np.int8)
-    frozen = frozen_rules(C, lean=trace.ndim == 1, feel=trace.dtype == np.int16)
+    frozen = frozen_rules(C, lean=trace.ndim == 1, feel=feel and trace.ndim == 1)
     swap_seat = check_swap_seat(swap_seat, P)
     threads = check_threads(threads)
     swap = check_swap_rank(swap)
