@@ -101,20 +101,24 @@ def claim_stacking(ctx, data) -> Claim:
         f"standard {fp(d_skill, 'pp')} (paired per deal). *Luck counts more* is read as skill "
         f"lower by more than {100 * WIN_MARGIN:.0f} pp.\n\n")
     c.body += strong_check(ctx, data["skill_strong"], "standard", "stacking",
-                           data["skill_strong_diff"])
+                           data["skill_strong_diff"], WIN_MARGIN)
     c.part("relative change of the turns per deal", rel, -1, -MUCH, 0.0, "rel", 1)
     c.part("Δ skill (stacking − standard)", d_skill, -1, 0.0, WIN_MARGIN, "pp", 1)
     return c
 
 
-def strong_check(ctx, strong: dict, a, b, diff, kind="win") -> str:
-    """The skill comparison repeated with the strongest (slow) player, as a sentence."""
+def strong_check(ctx, strong: dict, a, b, diff, margin: float, kind="win") -> str:
+    """The skill comparison repeated with the strongest (slow) player, as a sentence, with
+    what it can see against the claim's ``margin``."""
     unit = "pp" if kind == "win" else "rel"
+    n = ctx.counts["claim_skill_search"]
     return (f"*With stronger play.* The same skill with `{STRONGEST}` as the skilled player "
-            f"({ctx.counts['claim_skill_search']:,} deals per focal seat and policy; a check "
-            f"that the finding survives stronger play, not a part of the verdict): {a} "
-            f"{fp(strong[a][kind], unit)}, {b} {fp(strong[b][kind], unit)}; difference {b} − "
-            f"{a} {fp(diff, unit)}.\n\n")
+            f"({n:,} deals per focal seat and policy; a check that the finding survives "
+            f"stronger play, not a part of the verdict): {a} {fp(strong[a][kind], unit)}, {b} "
+            f"{fp(strong[b][kind], unit)}; difference {b} − {a} {fp(diff, unit)}. "
+            + common.power_sentence([diff], n, "deals per focal seat and policy",
+                                    "pp" if kind == "win" else "%", target=margin)
+            + " (the claim's margin).\n\n")
 
 
 def claim_draw_limit(ctx, data) -> Claim:
@@ -385,7 +389,8 @@ def claim_two_players(ctx, data) -> Claim:
                 t[measure][2][key], t[measure][4][key]), -1, 0.0, m[measure], kind, digits)
     strong = {f"{p} players": t["strong"][p] for p in (4, 2)}
     c.body += strong_check(ctx, strong, "4 players", "2 players", independent_difference(
-        t["strong"][2]["relative_win"], t["strong"][4]["relative_win"]), "relative_win")
+        t["strong"][2]["relative_win"], t["strong"][4]["relative_win"]), RELATIVE_MARGIN,
+        "relative_win")
     c.body += ("The claim's primary measure is relative (the source speaks of strength, "
                "and a fair share differs with the table size); the same differences in "
                "absolute percentage points and in log-odds are the sensitivity check below "

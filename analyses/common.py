@@ -30,6 +30,7 @@ except ImportError:  # run from a checkout without installing: use the package n
 
 from vandatta_sim.plots import save_figure  # noqa: E402
 from vandatta_sim.experiments.runner import Runner  # noqa: E402
+from vandatta_sim.stats import detectable_difference, games_to_detect  # noqa: E402
 
 #: Games per configuration in the committed reports. A "game" is a single deal or a whole
 #: match as the name says; "per seat" counts are per focal seat (the seats rotate).
@@ -221,6 +222,31 @@ def header(title: str, ctx: Context, script: str, width: int | None = None,
         note = textwrap.fill(note, width, break_long_words=False, break_on_hyphens=False,
                              subsequent_indent="> ") + ("\n" if note else "")
     return f"# {title}\n\n{made}\n" + (f"\n{note}" if note else "") + "\n"
+
+
+def power_sentence(diffs, games: int, per: str, unit: str = "pp",
+                   target: float | None = 0.01) -> str:
+    """**Power** of a check made of the differences ``diffs``, each from ``games`` ``per``
+    (e.g. "deals per focal seat"): their half-widths, the smallest difference each sees with
+    80 % power (5 %, two-sided), and, with ``target``, about how many ``per`` the widest would
+    need to see one of that size. ``unit``: "pp" (differences of rates) or "%" (of relative
+    changes)."""
+    suffix = unit if unit == "%" else f" {unit}"
+
+    def span(values) -> str:
+        lo, hi = f"{100 * min(values):.1f}", f"{100 * max(values):.1f}"
+        return f"{lo}{suffix}" if lo == hi else f"{lo}–{hi}{suffix}"
+
+    widths = "differences' half-widths are" if len(diffs) > 1 else "difference's half-width is"
+    out = (f"**Power:** the {widths} {span([d.half_width for d in diffs])}, so "
+           "the smallest difference this check sees with 80 % power (5 %, two-sided) is "
+           f"{span([detectable_difference(d) for d in diffs])} at {games:,} {per}")
+    if target is not None:
+        widest = max(diffs, key=lambda d: d.half_width)
+        need = -(-games_to_detect(widest, games, target) // 1000) * 1000  # a size, rounded up
+        out += (f"; one of {span([target])} would take about {need:,} {per}"
+                + (" in the widest cell" if len(diffs) > 1 else ""))
+    return out
 
 
 def save(fig, ctx: Context, stem: str, alt: str) -> str:

@@ -16,8 +16,7 @@ from vandatta_sim.experiments.card_value import (card_value, effects_per_game,
 from vandatta_sim.experiments.designs import SCALE_NAMES, compare_policies, focal_outcomes
 from vandatta_sim.experiments.measures import STRONGEST
 from vandatta_sim.rules import PRESETS
-from vandatta_sim.stats import (estimate_columns, mean_interval, normal_critical,
-                                row_estimate as est)
+from vandatta_sim.stats import estimate_columns, mean_interval, row_estimate as est
 from vandatta_sim.formatting import format_estimate as fmt
 from vandatta_sim.formatting import format_table
 
@@ -32,8 +31,6 @@ SEATINGS = (("expert", "expert"), ("random", "random"), ("random", "expert"),
 TIMING = ("expert", "expert:eights=dump", "expert:eights=3", "expert:eights=4",
           "expert:eights=5", "expert:eights=7")
 TIMING_PLAYERS = 4
-#: z.975 + z.80: a difference of this many standard errors is seen with 80 % power.
-POWER_Z = 1.959964 + 0.841621
 
 
 def player_for(template: str, scale: str, players: int) -> str:
@@ -182,12 +179,6 @@ def section_robustness(ctx, rob: dict, player: str, number: int) -> str:
     diffs = [c["diff"] for c in rob.values()]
     above = sum(d.low > 0 for d in diffs)
     below = sum(d.high < 0 for d in diffs)
-    halves = [(d.high - d.low) / 2 for d in diffs]
-    # the smallest difference the check sees with 80 % power at 5 % (two-sided): (z.975 + z.8)
-    # standard errors; the deals per seat a 1 pp one needs scale with its square
-    see = [h * POWER_Z / normal_critical() for h in halves]
-    need = ctx.counts["value_search"] * (max(see) / 0.01) ** 2
-    need = -(-int(need) // 1000) * 1000  # up to a thousand: a size, not a measurement
     return (
         f"## {number}. Stronger play, on the same deals\n\n"
         f"Every cell of the first screen again, with the slow `{STRONGEST}` player (a "
@@ -201,15 +192,11 @@ def section_robustness(ctx, rob: dict, player: str, number: int) -> str:
         + format_table(header, rows, "lr" + "r" * (len(header) - 2)) + "\n"
         + (f"In {above} of {len(diffs)} cells the `{STRONGEST}` holder gets more deal wins "
            f"out of the eight than `{player}` (interval above 0), in {below} fewer; in the "
-           "rest the difference is not distinguishable at this precision. **Power:** the "
-           f"paired differences' half-widths are {100 * min(halves):.1f}–{100 * max(halves):.1f}"
-           f" pp, so the smallest difference this check sees with 80 % power (5 %, two-sided) "
-           f"is {100 * min(see):.1f}–{100 * max(see):.1f} pp at "
-           f"{ctx.counts['value_search']:,} deals per focal seat; real players differ by "
-           "about 1 pp or less (the first screen's last column), which would take about "
-           f"{need:,.0f} deals per focal seat in the widest cell, beyond this report's time "
-           "budget with the slow search: a difference this check does not show is not shown "
-           "to be absent.")
+           "rest the difference is not distinguishable at this precision. "
+           + common.power_sentence(diffs, ctx.counts["value_search"], "deals per focal seat")
+           + ", beyond this report's time budget with the slow search, while real players "
+           "differ by about 1 pp or less (the first screen's last column): a difference this "
+           "check does not show is not shown to be absent.")
         + "\n\n")
 
 

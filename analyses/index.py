@@ -67,7 +67,9 @@ def main() -> None:
             "`analyses/` from the simulator in `vandatta_sim/`. Every rate and mean carries a "
             "95 % confidence interval (Wilson for proportions, normal for means, paired "
             "differences for comparisons on the same deals); \"n.s.\" marks a difference whose "
-            "interval contains 0.\n",
+            "interval contains 0. Every check that a finding survives stronger play (the slow "
+            "`search` player, on fewer deals) states the smallest difference it could see: "
+            "80 % power at 5 % (two-sided), at its game count.\n",
             "## Index\n"]
     text.append(format_table(["report", "script", "contents"],
                              [[f"[{name}]({name})", f"`{script}`", what]

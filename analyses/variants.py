@@ -22,7 +22,7 @@ from vandatta_sim.experiments.variants import CALL_FORGET, Variant, single
 from vandatta_sim.experiments.variants import variants as all_variants
 from vandatta_sim.experiments.verdicts import CONTRADICTED, SUPPORTED, claim_verdict
 from vandatta_sim.simulate import simulate
-from vandatta_sim.stats import Estimate, mean_interval, paired_difference
+from vandatta_sim.stats import Estimate, detectable_difference, mean_interval, paired_difference
 from vandatta_sim.sweep.summary import FEEL_MEASURES, feel_values
 from vandatta_sim.formatting import format_table
 
@@ -290,8 +290,24 @@ def strong_section(ctx, variants, res) -> str:
         f"*{SURVIVES}*: the Δ with `{STRONGEST}` has the same sign and its interval excludes 0; "
         f"*{SAME_SIGN}*: same sign, interval holds 0 (too few deals to tell); *{OPPOSITE_SIGN}*; "
         f"*{REVERSED}*: opposite sign, interval excludes 0. \"–\": no significant finding "
-        f"with `{SKILLED}` to check.\n\n"
+        f"with `{SKILLED}` to check. " + strong_power(ctx, variants, res) + "\n\n"
         + strong_table(variants, res) + "\n")
+
+
+def strong_power(ctx, variants, res) -> str:
+    """What the check with STRONGEST can see, against the size of the findings it checks."""
+    checked = [res[v.name] for v in variants if res[v.name]["survival"] is not None]
+    if not checked:
+        return ""
+    small = sum(abs(r["delta_skill"].value) < detectable_difference(r["delta_strong"])
+                for r in checked)
+    return (common.power_sentence([r["delta_strong"] for r in checked],
+                                  ctx.counts["variant_skill_search"],
+                                  "deals per focal seat and policy", target=None)
+            + f"; {small} of the {len(checked)} `{SKILLED}` findings it checks are smaller than "
+            "that, and a finding of that size mostly reads "
+            f"*{SAME_SIGN}* even where it holds: the check is too small to tell, which is not a "
+            "sign that the finding fails.")
 
 
 def findings(variants, res) -> dict[str, list[str]]:

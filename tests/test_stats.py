@@ -9,7 +9,9 @@ from scipy.stats import binomtest, norm, t
 
 from vandatta_sim.stats import (
     Estimate,
+    detectable_difference,
     games_for_half_width,
+    games_to_detect,
     independent_difference,
     mean_interval,
     paired_difference,
@@ -264,6 +266,46 @@ def test_games_for_half_width_is_the_smallest_sufficient_n(p, h):
     assert win_rate_half_width(p * n, n) <= h + 1e-12
     if n > 1:
         assert win_rate_half_width(p * (n - 1), n - 1) > h
+
+
+@pytest.mark.parametrize("power", [0.5, 0.8, 0.9])
+def test_a_difference_of_the_detectable_size_is_seen_with_the_stated_power(power):
+    # The test statistic of a true difference d measured with standard error se is normal
+    # around d / se: it passes the two-sided 5 % bound with probability power (scipy's normal).
+    est = Estimate(0.01, -0.03, 0.05, 1000)
+    se = est.half_width / Z95
+    d = detectable_difference(est, power)
+    assert norm.sf(Z95 - d / se) + norm.cdf(-Z95 - d / se) == pytest.approx(power, abs=1e-3)
+
+
+def test_the_detectable_difference_is_seen_that_often_in_paired_samples():
+    # Simulated checks: 2,000 paired samples of 400 per-deal differences (standard deviation 1,
+    # so a standard error of 1/20) whose true mean is the detectable difference at that
+    # precision; about 80 % of them come out significant.
+    rng = np.random.default_rng(7)
+    d = detectable_difference(Estimate(0.0, -Z95 / 20, Z95 / 20, 400))
+    seen = [paired_difference(rng.normal(d, 1, 400), np.zeros(400)).significant
+            for _ in range(2000)]
+    assert np.mean(seen) == pytest.approx(0.8, abs=0.035)
+
+
+@given(st.floats(0.001, 0.2), st.integers(10, 100_000), st.floats(0.001, 0.5))
+def test_games_to_detect_reach_the_target_and_grow_as_it_shrinks(half, games, target):
+    est = Estimate(0.0, -half, half, games)
+    needed = games_to_detect(est, games, target)
+    # the half-width at the games needed (it falls as one over their square root)
+    at_needed = Estimate(0.0, -half * math.sqrt(games / needed), half * math.sqrt(games / needed),
+                         needed)
+    assert detectable_difference(at_needed) <= target * (1 + 1e-9)
+    if needed > 1:
+        fewer = math.sqrt(games / (needed - 1))
+        assert detectable_difference(Estimate(0.0, -half * fewer, half * fewer, needed)) > target
+    assert games_to_detect(est, games, target / 2) >= needed
+
+
+def test_games_to_detect_refuses_a_target_of_zero():
+    with pytest.raises(ValueError, match="target"):
+        games_to_detect(Estimate(0.0, -0.1, 0.1, 10), 10, 0.0)
 
 
 def test_games_for_half_width_planning_values():

@@ -82,6 +82,7 @@ def test_quick_report_is_deterministic_and_its_verdicts_follow_from_its_numbers(
     assert len(rows) == len(variants.all_variants())
     counts = dict.fromkeys((variants.SURVIVES, variants.SAME_SIGN, variants.OPPOSITE_SIGN,
                             variants.REVERSED), 0)
+    checked_widths = []
     for name, _, _, d_expert, d_search, verdict in rows:
         e, s = shown(d_expert), shown(d_search)
         if e is None or not e[1]:
@@ -92,6 +93,21 @@ def test_quick_report_is_deterministic_and_its_verdicts_follow_from_its_numbers(
                     else variants.SAME_SIGN if same else variants.OPPOSITE_SIGN)
         assert verdict == expected, name
         counts[verdict] += 1
+        low, high = map(float, re.search(r"\[([+-]\d+\.\d), ([+-]\d+\.\d)\]", d_search).groups())
+        checked_widths.append((high - low) / 2)
+    # the power sentence reads the checked rows' intervals: their half-widths, and the smallest
+    # difference seen with 80 % power, (z.975 + z.8) / z.975 of a half-width
+    power = re.search(r"half-widths? (?:is|are) (\d+\.\d)(?:–(\d+\.\d))? pp, so the smallest "
+                      r"difference this check sees with 80 % power \(5 %, two-sided\) is "
+                      r"(\d+\.\d)(?:–(\d+\.\d))? pp", section)
+    assert power, section
+    lo_w, hi_w, lo_see, hi_see = (float(g) if g else None for g in power.groups())
+    hi_w, hi_see = hi_w or lo_w, hi_see or lo_see
+    assert lo_w == pytest.approx(min(checked_widths), abs=0.11)
+    assert hi_w == pytest.approx(max(checked_widths), abs=0.11)
+    ratio = (1.959964 + 0.841621) / 1.959964
+    assert lo_see == pytest.approx(lo_w * ratio, abs=0.11)
+    assert hi_see == pytest.approx(hi_w * ratio, abs=0.11)
     # the game feel: one row a variant, each measure with its interval, the baseline's no Δ
     feel = text.split("## Game feel\n", 1)[1].split("\n## ", 1)[0]
     feel_rows = [[c.strip() for c in ln.strip("|").split("|")]

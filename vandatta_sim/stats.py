@@ -436,6 +436,27 @@ def games_for_half_width(p, h, confidence: float = 0.95):
     return int(needed) if needed.ndim == 0 else needed
 
 
+def detectable_difference(difference: Estimate, power: float = 0.8,
+                          confidence: float = 0.95) -> float:
+    """The smallest true difference that a comparison with ``difference``'s precision tells
+    from 0 (two-sided, at ``confidence``) with probability ``power``: (z(confidence) +
+    z(power)) standard errors, the standard error read off the interval's half-width. What a
+    check that shows no difference can still say: one this large would have been seen."""
+    z = _z(confidence)
+    return (z + _z(2 * power - 1)) * difference.half_width / z
+
+
+def games_to_detect(difference: Estimate, games: int, target: float, power: float = 0.8,
+                    confidence: float = 0.95) -> int:
+    """The games (in the unit of ``games``, which gave ``difference``) that would make
+    :func:`detectable_difference` at most ``target``: the standard error falls as one over the
+    square root of the games, so they scale with the square of the ratio."""
+    if target <= 0:
+        raise ValueError("the target difference must be positive")
+    seen = detectable_difference(difference, power, confidence)
+    return max(int(math.ceil(games * (seen / target) ** 2)), 1)
+
+
 # ------------------------------------------------------------------------------------------------
 # ratings: a Bradley–Terry–Luce model of who wins a deal
 # ------------------------------------------------------------------------------------------------
