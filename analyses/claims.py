@@ -117,8 +117,9 @@ def strong_check(ctx, strong: dict, a, b, diff, margin: float, kind="win") -> st
             f"stronger play, not a part of the verdict): {a} {fp(strong[a][kind], unit)}, {b} "
             f"{fp(strong[b][kind], unit)}; difference {b} − {a} {fp(diff, unit)}. "
             + common.power_sentence([diff], n, "deals per focal seat and policy",
-                                    "pp" if kind == "win" else "%", target=margin)
-            + " (the claim's margin).\n\n")
+                                    "pp" if kind == "win" else "%", target=margin,
+                                    target_is=" (the claim's margin)")
+            + ".\n\n")
 
 
 def claim_draw_limit(ctx, data) -> Claim:

@@ -225,12 +225,12 @@ def header(title: str, ctx: Context, script: str, width: int | None = None,
 
 
 def power_sentence(diffs, games: int, per: str, unit: str = "pp",
-                   target: float | None = 0.01) -> str:
+                   target: float | None = 0.01, target_is: str = "") -> str:
     """**Power** of a check made of the differences ``diffs``, each from ``games`` ``per``
     (e.g. "deals per focal seat"): their half-widths, the smallest difference each sees with
     80 % power (5 %, two-sided), and, with ``target``, about how many ``per`` the widest would
-    need to see one of that size. ``unit``: "pp" (differences of rates) or "%" (of relative
-    changes)."""
+    need to see one of that size (``target_is``: what that size is, in words). ``unit``: "pp"
+    (differences of rates) or "%" (of relative changes)."""
     suffix = unit if unit == "%" else f" {unit}"
 
     def span(values) -> str:
@@ -244,7 +244,7 @@ def power_sentence(diffs, games: int, per: str, unit: str = "pp",
     if target is not None:
         widest = max(diffs, key=lambda d: d.half_width)
         need = -(-games_to_detect(widest, games, target) // 1000) * 1000  # a size, rounded up
-        out += (f"; one of {span([target])} would take about {need:,} {per}"
+        out += (f"; one of {span([target])}{target_is} would take about {need:,} {per}"
                 + (" in the widest cell" if len(diffs) > 1 else ""))
     return out
 

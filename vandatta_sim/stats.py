@@ -443,7 +443,8 @@ def detectable_difference(difference: Estimate, power: float = 0.8,
     z(power)) standard errors, the standard error read off the interval's half-width. What a
     check that shows no difference can still say: one this large would have been seen."""
     z = _z(confidence)
-    return (z + _z(2 * power - 1)) * difference.half_width / z
+    z_power = _z(2 * power - 1)  # one-sided: the normal quantile at ``power``
+    return (z + z_power) * difference.half_width / z
 
 
 def games_to_detect(difference: Estimate, games: int, target: float, power: float = 0.8,
