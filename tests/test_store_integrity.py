@@ -229,6 +229,29 @@ def test_signals_at_any_moment_exit_with_the_one_line(tmp_path, sig, delay):
     assert not list(store.glob("*/.tmp-*"))
 
 
+@pytest.mark.parametrize("handler_kind", ["command", "run"])
+def test_a_signal_met_where_raising_is_lost_comes_again_and_raises_outside(handler_kind):
+    """Raised inside a ``__del__`` or an llvmlite callback (numba loading a kernel), a
+    KeyboardInterrupt is printed with a traceback and ignored; the handlers send the signal
+    again instead, and it raises once execution is out of there."""
+    from vandatta_sim.cli import interrupts
+
+    def __del__():  # a frame where a raise would be lost
+        return sys._getframe()
+
+    handler = interrupts._RaiseInterrupt() if handler_kind == "command" else interrupts.Signals()
+    previous = signal.signal(signal.SIGUSR1, handler)
+    try:
+        handler(signal.SIGUSR1, __del__())  # returns: nothing raised there
+        with pytest.raises(KeyboardInterrupt):
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                time.sleep(0.01)  # the signal comes again, here, and raises
+        assert handler.received == signal.SIGUSR1
+    finally:
+        signal.signal(signal.SIGUSR1, previous)
+
+
 # --- finding and moving results -----------------------------------------------------------------
 
 

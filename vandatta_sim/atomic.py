@@ -18,6 +18,7 @@ temporary) and keeps the ``errno``, so that a caller that handles ``OSError`` ha
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import uuid
@@ -84,12 +85,16 @@ def write_atomically(path, write: Callable[[str], object], what: str = "output",
     path = os.fspath(path)
     folder = os.path.dirname(path) or "."
     tmp = temporary_name(folder)
+    # created inside the try, so that the finally removes it whatever ends the write (a
+    # signal's KeyboardInterrupt the moment after it was created included)
+    ours = True
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        raise WriteError(exc.errno, f"{what} {_shown(path)}: cannot write in folder "
-                                    f"{_shown(folder)}: {_reason(exc)}") from None
-    try:
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except OSError as exc:
+            ours = exc.errno != errno.EEXIST  # never remove a file this call did not make
+            raise WriteError(exc.errno, f"{what} {_shown(path)}: cannot write in folder "
+                                        f"{_shown(folder)}: {_reason(exc)}") from None
         os.close(fd)
         write(tmp)
         fd = os.open(tmp, os.O_RDONLY)
@@ -99,16 +104,19 @@ def write_atomically(path, write: Callable[[str], object], what: str = "output",
             os.close(fd)
         os.chmod(tmp, _new_file_mode(path) if mode is None else mode)  # not mkstemp's 0600
         os.replace(tmp, path)
+    except WriteError:
+        raise
     except OSError as exc:
         raise WriteError(exc.errno, f"{what} {_shown(path)}: cannot write: {_reason(exc)}"
                          ) from None
     finally:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass  # renamed into place
-        except OSError:
-            pass  # e.g. the folder became read-only: nothing more can be done here
+        if ours:
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass  # renamed into place, or never created
+            except OSError:
+                pass  # e.g. the folder became read-only: nothing more can be done here
     fsync_folder(folder)
 
 

@@ -9,7 +9,10 @@ it was) and the command line ends with one line, exit 130 or 143, instead of dyi
 with a temporary file left behind. While a sweep runs, :func:`interrupts_end_the_run` turns
 the first signal into KeyboardInterrupt (so that the run cleans up and records itself as
 interrupted) and remembers it, so that a signal swallowed by a library (e.g. while numba loads
-its cached kernels) still stops the run after the next chunk.
+its cached kernels) still stops the run after the next chunk. A signal that arrives where a
+raised KeyboardInterrupt would be printed and ignored (inside llvmlite's callbacks while numba
+loads or compiles a kernel, or inside a ``__del__``) is sent again 10 ms later instead, so it
+raises once execution is back in ordinary code.
 """
 
 from __future__ import annotations
@@ -60,6 +63,34 @@ def exit_quietly_on_signals() -> _QuietExit:
     return _QuietExit()
 
 
+def _raised_here_is_lost(frame) -> bool:
+    """Whether a KeyboardInterrupt raised in ``frame`` would be printed with its traceback and
+    then ignored: inside a ``__del__``, or inside llvmlite, whose callbacks from compiled code
+    (numba loading or compiling a kernel) swallow what they raise."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__" or f"{os.sep}llvmlite{os.sep}" in (
+                frame.f_code.co_filename):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_again_soon(signum: int) -> None:
+    """The signal again in 10 ms, from a thread of its own: by then the callback has returned
+    (sent at once, it would meet this handler's own next line, still inside the callback)."""
+    timer = threading.Timer(0.01, os.kill, (os.getpid(), signum))
+    timer.daemon = True
+    timer.start()
+
+
+def _raise_where_it_counts(signum: int, frame) -> None:
+    """Raise KeyboardInterrupt, or where it would be lost, have the signal come again soon."""
+    if _raised_here_is_lost(frame):
+        _send_again_soon(signum)
+        return
+    raise KeyboardInterrupt
+
+
 class _RaiseInterrupt:
     """SIGINT/SIGTERM raise KeyboardInterrupt in the main thread; the signal is remembered."""
 
@@ -69,7 +100,7 @@ class _RaiseInterrupt:
 
     def __call__(self, signum, frame):
         self.received = signum
-        raise KeyboardInterrupt
+        _raise_where_it_counts(signum, frame)
 
 
 _COMMAND_SIGNALS = _RaiseInterrupt()
@@ -109,11 +140,15 @@ class Signals:
 
     def __init__(self):
         self.received: int | None = None
+        self.raised = False
 
     def __call__(self, signum, frame):
-        first = self.received is None
         self.received = self.received or signum
-        if first:
+        if not self.raised:
+            if _raised_here_is_lost(frame):
+                _send_again_soon(signum)
+                return
+            self.raised = True
             raise KeyboardInterrupt
 
     def stop_requested(self) -> bool:

@@ -88,6 +88,7 @@ class SimulateOptions(TableOptions):
 def _play(o: SimulateOptions, rules, seats, unit: str) -> dict:
     """The games in chunks of :data:`CHUNK_GAMES` (streamed to ``--out`` where given), summed."""
     from ..sweep.summary import SummaryStats
+    from .interrupts import received_signal
 
     total = SummaryStats(rules.players)
     progress = ChunkProgress(o.games, unit)
@@ -97,6 +98,8 @@ def _play(o: SimulateOptions, rules, seats, unit: str) -> dict:
         for first in range(0, o.games, CHUNK_GAMES):
             columns = game_columns(rules, min(CHUNK_GAMES, o.games - first), seed=o.seed,
                                    policies=seats, threads=o.threads, first_game=first)
+            if received_signal() is not None:  # one a library swallowed while the chunk ran
+                raise KeyboardInterrupt
             total = total.merge(SummaryStats.of(columns, rules.players))
             progress.done(first + len(columns["game"]))
             yield columns
