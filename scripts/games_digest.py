@@ -1,13 +1,14 @@
 """A digest of the games the engine plays, for an engine change that must not change them:
 `python scripts/games_digest.py` before and after; the same lines mean the same games.
 
-Each line is one configuration and the sha256 of every column of its ``simulate`` table (or of
-a traced game's event rows): standard single deals at 4 players with each heuristic policy, a
-two-deck 7-player table with forgetting and a swap experiment, the match formats (deals,
-best-of, elimination), the seed presets, the search player at a small budget (single deal and a
-match objective) and traced games with ``trace_game``. Run it against another checkout with
-``PYTHONPATH=TREE NUMBA_CACHE_DIR=TREE/.numba_cache python scripts/games_digest.py``. A few
-thousand games per configuration: a minute or two on a warm cache (the first run compiles).
+Each line is one configuration and the sha256 of every column of its ``simulate`` table (or of a
+traced game's event rows): standard single deals at 4 players with each heuristic policy, a
+two-deck 7-player table with forgetting and a swap experiment, the match formats (deals, best-of,
+elimination), the seed presets, the search player at a small budget (single deal and a match
+objective), the tree search player at 16 iterations and traced games with ``trace_game``. Run it
+against another checkout with ``PYTHONPATH=TREE NUMBA_CACHE_DIR=TREE/.numba_cache python
+scripts/games_digest.py``. A few thousand games per configuration: a minute or two on a warm cache
+(the first run compiles).
 """
 import hashlib
 
@@ -61,6 +62,12 @@ CONFIGS = [
     ("search budget 2 match objective deals:3", standard.replace(match="deals:3"),
      dict(games=40, seed=20,
           policies=["search:budget=2:objective=match", "expert", "random", "expert"])),
+    ("ismcts 16 iterations single, beliefs lacks", single,
+     dict(games=200, seed=26,
+          policies=["ismcts:iterations=16", "expert", "ismcts:iterations=16:beliefs=lacks",
+                    "expert"])),
+    ("ismcts 16 iterations plain root, 2p", single.replace(players=2),
+     dict(games=200, seed=27, policies=["ismcts:iterations=16:root=plain", "expert"])),
 ]
 TRACES = [
     ("trace standard single game 3", single, dict(seed=21, game=3)),

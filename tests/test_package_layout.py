@@ -129,3 +129,35 @@ def test_no_private_name_is_imported_from_another_module():
             found += [f"{name}: {module}.{a.name}" for a in node.names
                       if a.name.startswith("_") and not a.name.startswith("__")]
     assert found == []
+
+
+def overloads_of_imported_names(root: Path) -> list[str]:
+    """``module: name`` for every ``@overload(name)`` whose ``name`` the module imports from
+    another: a hook filled in from outside the module that declares it."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {a.asname or a.name for node in ast.walk(tree)
+                    if isinstance(node, ast.ImportFrom) for a in node.names}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                for deco in node.decorator_list:
+                    if (isinstance(deco, ast.Call) and getattr(deco.func, "id", "") == "overload"
+                            and deco.args and getattr(deco.args[0], "id", "") in imported):
+                        found.append(f"{module_name(path, root)}: {deco.args[0].id}")
+    return found
+
+
+def test_every_engine_hook_is_compiled_in_the_module_that_declares_it():
+    """No kernel code is filled in from another module at import time (as the search player
+    once was, overloading a hook of game.py): each ``@overload`` is of its own module's name."""
+    assert overloads_of_imported_names(PACKAGE / "engine") == []
+
+
+def test_an_overload_of_an_imported_hook_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("def hook(x):\n    pass\n")
+    (tmp_path / "pkg" / "b.py").write_text(
+        "from numba.extending import overload\nfrom .a import hook\n\n\n"
+        "@overload(hook)\ndef hook_nb(x):\n    return lambda x: x\n")
+    assert overloads_of_imported_names(tmp_path / "pkg") == ["pkg.b: hook"]

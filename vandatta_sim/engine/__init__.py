@@ -16,15 +16,24 @@ a time). The rules the kernels implement are docs/spec.md plus the choices writt
 - ``primitives``: card bits, the random stream, hands, one trace event, and the step's hooks
   (a decision handed out, the game stopping there), all inlined;
 - ``policies``: the heuristic policies, every decision side by side;
-- ``game``: one deal under the rules: draws, legality, playing a card, a move, a turn, a deal;
-- ``match``: the match's bookkeeping, the batch runner and the step kernel;
-- ``worlds``: what a search seat believes about the hidden cards (the public bookkeeping,
-  compiled into the game through hooks declared in ``primitives``), the worlds it deals, their
-  likelihood weights and the audit of its beliefs;
-- ``search``: the search player, compiled into the turn loop through the hook ``game._search``;
 - ``feel``: the game feel's measures (lead changes, drama, comebacks, decisiveness, real
-  choices), compiled into the game through hooks declared in ``primitives`` where a kernel
-  records them.
+  choices), recorded through hooks declared there where a kernel records them;
+- ``bookkeeping``: the public bookkeeping (what everyone has seen of each hand), recorded
+  through hooks declared there in real games, for a search seat's worlds;
+- ``game``: one deal under the rules: draws, legality, playing a card, a move, a turn, a deal;
+  the turn loop takes the searching seats' choice as an argument, ``decide``;
+- ``match``: the match's bookkeeping, one game (a deal or a match) and a block of a batch;
+- ``worlds``: the worlds a search seat deals within the public bookkeeping, their likelihood
+  weights and the audit of its beliefs;
+- ``search``: the search players (``search``, ``ismcts``): a search seat's choice,
+  ``search.search_move``, and its playouts on copies of the game's state;
+- ``kernels``: the entry points that play real games (the batch runner, the step kernel, the
+  belief audit), the one place that hands the turn loop its ``decide``
+  (``search.search_move``, or ``game.no_search`` in the heuristic kernels).
+
+Every hook a kernel calls (the step's, the feel's, the bookkeeping's) is declared in the module
+that compiles it, as a plain function and its overload chosen by the trace's type; none is
+filled in from another module at import time.
 
 The rules of a turn exist once: every choice a policy makes passes through
 ``primitives._decide``, which in a step hands an external seat's decision out; the heuristic
@@ -68,19 +77,19 @@ Speed is guarded by an A/B, not by tests: **every engine change quotes** ``make 
 """
 
 # Import order matters: ``_numba`` registers the cache locator before any module decorates a
-# kernel (the ``layout`` it imports has none), and ``search``, ``worlds`` and ``feel`` must be
-# imported before anything compiles, because their overloads of ``game._search`` and of the
-# bookkeeping hooks are what the turn loop calls; numba looks them
-# up when it first compiles ``run_batch_nb``, by which time this file has run to the end.
-from . import _numba, feel, game, layout, match, policies, primitives, search, worlds  # noqa: F401
+# kernel (the ``layout`` it imports has none).
+from . import (  # noqa: F401
+    _numba, bookkeeping, feel, game, kernels, layout, match, policies, primitives, search,
+    worlds)
 from ._numba import (
     ENGINE_STAMP, FAST_PDEP, PLAIN_KERNEL, FrozenRules, RulesArray, UncheckedArray, inline, njit)
 from .layout import *  # noqa: F403 (the layout and codes: simulate and the tests read engine.X)
 from .game import policy_choice_nb
-from .match import MATCH_GOES_ON, run_batch_nb, step_nb
+from .kernels import belief_audit_nb, run_batch_nb, step_nb
+from .match import MATCH_GOES_ON
 from .policies import NO_FORCE, NOT_COUNTED, STRANDED
 from .primitives import GOLDEN, LOW32, MIX1, MIX2, U11, U27, U30, U31, U32, WY0, WY1, game_seed_nb
 from .search import (
     ISMCTS_SEEDED, MAX_OPTIONS, ROLLOUT_MOVE_BIT, SEARCH_SEEDED, ismcts_decision_nb,
     search_decision_nb, search_options, search_values)
-from .worlds import AUDIT_FIELDS, belief_audit_nb
+from .worlds import AUDIT_FIELDS

@@ -1,12 +1,13 @@
 """The game feel: lead changes, drama, comebacks, decisiveness and real choices, recorded as a
 game is played (docs/columns.md defines each measure and gives its source).
 
-The overloads of the hooks that game.py and match.py call (declared in primitives.py). A kernel
-records the measures where its ``tr`` is a 2-D trace (traced games, search seats' real games,
-the step) or a 1-D int16 dummy (a heuristic run that asks for them); the lean heuristic kernel
-and the search's playouts (a 1-D int8 dummy) get no code at all, so they pay nothing. The hooks
-only read the game and write G's feel fields (layout.G_FEEL on) and the feel columns of the
-game's row, so no game changes. ``tests/test_feel.py`` recounts every measure from traces.
+The hooks that game.py and match.py call are declared here, each compiled by its overload below
+(nothing is filled in from elsewhere). A kernel records the measures where its ``tr`` is a 2-D
+trace (traced games, search seats' real games, the step) or a 1-D int16 dummy (a heuristic run
+that asks for them); the lean heuristic kernel and the search's playouts (a 1-D int8 dummy) get
+no code at all, so they pay nothing. The hooks only read the game and write G's feel fields
+(layout.G_FEEL on) and the feel columns of the game's row, so no game changes.
+``tests/test_feel.py`` recounts every measure from traces.
 
 Standings are taken at the end of each turn (after a forgotten call's penalty; the deal's last
 turn included): the leader is the seat holding strictly the fewest cards (none on a tie), last
@@ -27,9 +28,44 @@ from .layout import (
     O_DECISIVE_TURNS, O_LEAD_CHANGES, O_OPTIONS, O_POINTS_BEHIND, O_POINTS_COMEBACK,
     O_POINTS_LEAD_CHANGES, O_SEAT_TURNS, O_WON_DEALS, O_WON_TURNS, R_MATCH_KIND, S_TURNS)
 from ._numba import _popcount, njit
-from .primitives import (
-    _feel_deal_end, _feel_game_end, _feel_game_start, _feel_move, _feel_new_deal, _feel_scored,
-    _feel_turn_end, _feel_turn_start, _hand_count, _seat)
+from .primitives import _hand_count, _seat
+
+
+# --- the game feel's hooks: the measures of docs/columns.md's game feel ------------------------
+# What game.py and match.py call; each is compiled by its overload below, chosen by the kernel's
+# trace type (see the module's docstring).
+def _feel_turn_start(G, tr):
+    """A turn begins: its first move's options are the ones counted."""
+
+
+def _feel_move(G, tr, p, options, decline):
+    """Position p chooses a move among the card types of ``options`` and, where ``decline``,
+    drawing (or taking the duty)."""
+
+
+def _feel_turn_end(G, H, tr, n, t):
+    """Turn ``t`` of the deal has ended: the standings in cards."""
+
+
+def _feel_new_deal(G, tr, n):
+    """A deal among n positions is dealt: its standings start afresh."""
+
+
+def _feel_deal_end(G, tr, out, res):
+    """The deal ended with result ``res`` (the winner's position, -1 blocked, -2 capped):
+    its measures are added into the game's row ``out``."""
+
+
+def _feel_game_start(G, tr, n_seats):
+    """A game (a deal or a match) begins."""
+
+
+def _feel_scored(C, G, tr, n):
+    """A match's deal among n positions has been scored: the standings on points."""
+
+
+def _feel_game_end(C, G, tr, out, winner, n_seats):
+    """The game ended (``winner``: a seat, or -1): its per-seat and match measures into ``out``."""
 
 
 def _feeling(tr):

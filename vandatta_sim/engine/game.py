@@ -1,11 +1,11 @@
 """One deal under the rules: the talon and draws, what is legal, playing a card with all its
 effects, a move, a turn, the start card and the deal.
 
-The turn loop asks policies.py for every choice, and the search player's hook ``_search`` for a
-search seat's. The hook is declared here and compiled by ``search._search_nb`` (an overload),
-so this module never imports search.py: the package's ``__init__`` imports search.py before
-any kernel can compile (numba resolves the overload when it first compiles the turn loop).
-"""
+The turn loop asks policies.py for every choice, and ``decide`` for a searching seat's move:
+the function the kernel hands down (kernels.py: ``search.search_move`` in the kernels that play
+search seats, ``no_search`` in the heuristic kernels and the search's own playouts). So this
+module never imports search.py, and nothing is filled in behind its back at import time: numba
+compiles the turn loop once for each ``decide`` it is given."""
 
 from __future__ import annotations
 
@@ -32,13 +32,15 @@ from ._numba import (
     NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
     inline, njit)
 from .primitives import (
-    MIX2, U11, _bit, _decide, _emit, _feel_move, _feel_new_deal, _feel_turn_end,
-    _feel_turn_start, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
-    _next_u64, _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
-    _note_reshuffle, _rand_below, _rank, _rank_mask, _script_takes, _scripted_take, _seat,
+    MIX2, U11, _bit, _decide, _emit, _hand_add, _hand_count, _hand_remove, _is_joker, _mix64,
+    _next_u64, _rand_below, _rank, _rank_mask, _script_takes, _scripted_take, _seat,
     _seed_rng, _step, _stopped, _suit, _suit_count, _suit_mask)
 from .policies import (
     NOT_COUNTED, NO_FORCE, _choose, _choose_stack, _choose_suit, _min_opponent_for)
+from .feel import _feel_move, _feel_new_deal, _feel_turn_end, _feel_turn_start
+from .bookkeeping import (
+    _note_choice, _note_draw, _note_failure, _note_named, _note_new_hand, _note_play,
+    _note_reshuffle)
 
 
 # ================================================================================================
@@ -108,6 +110,13 @@ def _last_card_mask(C, G):
     if C[R_LAST_START_SUIT]:
         m &= _suit_mask(G[S_START_SUIT])
     return m
+
+
+@inline
+def _shown_to(C, G, playable, count):
+    """What a hand of ``count`` cards that could not play shows it lacks: the types of
+    ``playable``, of them only those that may end a hand where it holds one card."""
+    return playable & _last_card_mask(C, G) if count == 1 else playable
 
 
 @inline
@@ -332,7 +341,7 @@ def _move(C, G, H, tr, pol, p, n, forced):
         return card
     if m == ZERO:
         G[G_LACKS + p] |= 1 << G[S_SUIT]  # seen by everyone: it could not follow this suit
-        _note_failure(C, G, tr, p, on_top, count)
+        _note_failure(C, G, tr, p, _shown_to(C, G, on_top, count), count)
     drawn = 0
     limit = C[R_DRAW_LIMIT]
     while limit == 0 or drawn < limit:
@@ -391,8 +400,8 @@ def _answer_duty(C, G, H, tr, pol, p, n, forced):
     if card >= 0:
         return card
     if answers == ZERO:
-        _note_failure(C, G, tr, p, ACES if G[S_DUTY_ACE] > 0 else (
-            TWOS if C[R_TWO_DRAWS_TWO] else ZERO), count)
+        _note_failure(C, G, tr, p, _shown_to(C, G, ACES if G[S_DUTY_ACE] > 0 else (
+            TWOS if C[R_TWO_DRAWS_TWO] else ZERO), count), count)
     duty = G[S_DUTY_ACE] + G[S_DUTY_TWO]
     G[S_DUTY_ACE] = 0
     G[S_DUTY_TWO] = 0
@@ -505,14 +514,16 @@ def _script_talon(C, G):
     G[S_SCRIPTED] = 1
 
 
-def _search(C, G, H, tr, p, n, duty):
-    """The search player's choice for the move p is about to make (an answer to a duty where
-    ``duty``): a card, -1 to draw or take the duty, or NO_FORCE where nothing is to be chosen;
-    it leaves its suit and stacking choice in G. Compiled by ``search._search_nb``."""
+@njit
+def no_search(C, G, H, tr, p, n, duty):
+    """``decide`` where no seat searches (heuristic runs, playouts): nothing is chosen, the
+    seat's rollout policy plays (a search seat's choice, from ``search.search_move``, is a
+    card, -1 to draw or take the duty, or NO_FORCE, with its suit and stacking left in G)."""
+    return NO_FORCE
 
 
 @inline
-def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
+def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty, decide):
     """Turns from position p's on until the deal ends or ``max_turns`` turns are played: the
     winner's position (-1 blocked, -2 capped), the END_* reason and the turns played.
 
@@ -522,7 +533,8 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
     a deal starts with NO_FORCE. One function for both. Inlined into the deal, where its
     arguments are constants that fold away the resume and forcing branches (as a call of its
     own, engine versions 4-6, it cost a heuristic batch a quarter of its speed); the playouts
-    call it through ``_playout_turns``."""
+    call it through ``_playout_turns``. ``decide``: the searching seats' choice (see the
+    module's docstring)."""
     idle = 0
     result = -2
     reason = END_CAPPED
@@ -543,7 +555,9 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
         while status == 1:  # an ace's extra turn is another move
             move_pol = pol
             if forced == NO_FORCE and (pol & POL_KIND) >= POL_SEARCH:
-                forced = _search(C, G, H, tr, p, n, duty)
+                # int64, not the literal 0 a position starts at: numba compiles a call for
+                # each literal it meets, and the search is a large call
+                forced = decide(C, G, H, tr, np.int64(p), np.int64(n), duty)
                 # what the search leaves open (all of the move, where it keeps its rollout
                 # policy's choice) its rollout policy decides
                 move_pol = (pol >> SEARCH_ROLLOUT_SHIFT) & ROLLOUT_KIND
@@ -576,9 +590,12 @@ def _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty):
     return result, reason, turns
 
 
-# The playouts' turn loop: the same code under a dispatcher of its own. (Numba takes a call to a
-# dispatcher that is still being compiled for recursion and leaves it unlinked: a null call.)
-_playout_turns = njit(_turn_loop.py_func)
+@njit
+def _playout_turns(C, G, H, tr, n, p, max_turns, forced, first_duty):
+    """The playouts' turn loop: the same turns, every seat playing its rollout policy (no
+    search inside a search). A dispatcher of its own, so that a search seat's kernel never
+    calls the function it is being compiled in (numba leaves such a call unlinked)."""
+    return _turn_loop(C, G, H, tr, n, p, max_turns, forced, first_duty, no_search)
 
 
 @inline
@@ -628,7 +645,7 @@ def _hand_points_all(C, G, H, n):
 
 
 @inline
-def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
+def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces, decide):
     """Play one deal among the n seats of G_SEATS (förhand first, dealer last).
     Returns the winner's position, -1 if blocked, -2 if capped; fills G_POINTS."""
     _deal_hands(C, G, H, tr, n, deal_no)
@@ -640,7 +657,7 @@ def _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces):
             aces[_seat(G, q)] = _suit_count(H, q, ACES)
     _start_card(C, G, H, tr, np.int64(n))
     _feel_new_deal(G, tr, n)
-    result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0)
+    result, reason, turns = _turn_loop(C, G, H, tr, n, 0, TURN_CAP, NO_FORCE, 0, decide)
     G[S_TURNS] = turns
     _hand_points_all(C, G, H, n)
     _emit(G, tr, EV_END_DEAL, _seat(G, result) if result >= 0 else -1, reason, 0)

@@ -1,10 +1,9 @@
-"""A game of deals: the match's bookkeeping (scores, eliminations, the next dealer) and the
-batch runner, the entry point that plays many games in parallel."""
+"""A game of deals: the match's bookkeeping (scores, eliminations, the next dealer), one game
+(a deal or a match) and a block of a batch's games; kernels.py runs them."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from .layout import (
     BLOCK, DEAL_CAP, EV_ELIMINATED, EV_END_MATCH, EV_SCORE, G_ACTIVE, G_POINTS, G_SEATS,
@@ -13,9 +12,8 @@ from .layout import (
     O_TURNS, O_WINNER, R_ELIM_PASS, R_MATCH_KIND, R_MATCH_PARAM, R_PLAYERS, S_DRAWS, S_NEV,
     S_PLAYS, S_RESHUFFLES, S_SWAPPED, S_TURNS)
 from ._numba import _keep_alive, _unchecked, _unchecked_rules, inline, njit
-from .primitives import (
-    _emit, _feel_deal_end, _feel_game_end, _feel_game_start, _feel_scored, _seat, _seed_rng,
-    _stopped, game_seed_nb)
+from .primitives import _emit, _seat, _seed_rng, _stopped, game_seed_nb
+from .feel import _feel_deal_end, _feel_game_end, _feel_game_start, _feel_scored
 from .game import _play_deal
 
 
@@ -114,8 +112,9 @@ def _after_deal(C, G, tr, n, res, deal_no):
 
 
 @inline
-def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
-    """One game: a single deal or a whole match, by C[R_MATCH_KIND]."""
+def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces, decide):
+    """One game: a single deal or a whole match, by C[R_MATCH_KIND]; ``decide``: the search
+    seats' choice (game._turn_loop)."""
     n_seats = C[R_PLAYERS]
     for q in range(n_seats):
         G[G_ACTIVE + q] = 1
@@ -135,7 +134,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
             for k in range(n):
                 if _seat(G, k) == swap_seat:
                     swap_pos = k
-        res = _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces)
+        res = _play_deal(C, G, H, tr, n, deal_no, swap_pos, swap_rank, eights, aces, decide)
         if _stopped(C, G, tr):
             break  # the step: an external seat's decision waits
         out[O_DEALS] += 1
@@ -172,7 +171,7 @@ def _play_game(C, G, H, tr, swap_rank, swap_seat, out, points, eights, aces):
 # the batch runner
 # ================================================================================================
 def _block(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out, points, eights,
-           aces, b):
+           aces, b, decide):
     """Games b * BLOCK … (b + 1) * BLOCK - 1 of the batch (run_batch_nb's parallel body)."""
     n_games = out.shape[0]
     n_seats = constants[R_PLAYERS]
@@ -186,62 +185,13 @@ def _block(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, ou
         _seed_rng(H, game_seed_nb(seed_key, first_game + g))
         G[S_NEV] = 0
         seat = swap_seat if swap_seat >= 0 else (first_game + g) % n_seats
-        _play_game(C, G, H, tr, swap_rank, seat, out[g], points[g], eights[g], aces[g])
+        _play_game(C, G, H, tr, swap_rank, seat, out[g], points[g], eights[g], aces[g], decide)
     _keep_alive(G_memory, H_memory)  # the views G and H borrow their memory
 
 
-# The heuristic kernels play their block inlined in the parallel body: as a call (the parfor's
-# function calling it) they ran 4-5% slower (measured). The kernel with the trace and the search
-# calls it: numba's parallel passes copy and analyse all the code inlined into the body, and
-# that kernel's real games are a small share of a search seat's time (its playouts are the
-# rest) and of a traced game's.
+# Inlined where it is used (kernels.py): the heuristic kernels inline it in the parallel body (as
+# a call, the parfor's function calling it, they ran 4-5% slower: measured); the kernel that may
+# hold search seats inlines it in a function of its own that the body calls (numba's parallel
+# passes copy and analyse all the code inlined into the body, and that kernel's real games are a
+# small share of a search seat's time, its playouts the rest, and of a traced game's).
 _block_inlined = inline(_block)
-_block_called = njit(_block)
-
-
-@njit(parallel=True)
-def run_batch_nb(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out, points,
-                 eights, aces):
-    """Play games first_game … first_game + len(out) - 1 into the output arrays.
-
-    Game g uses only its own random stream (seed_key, first_game + g), so the results are the
-    same for any number of threads. ``tr`` (int32 rows of kind, seat, a, b) records game 0's
-    events when it has rows (use it with a single game; their number is in
-    ``out[:, O_EVENTS]``); with zero rows nothing is recorded: traces and search seats share
-    that compiled kernel. A 1-D int8 ``tr`` compiles the kernel for heuristic players only (no
-    trace, bookkeeping or search code; a search seat then plays its rollout policy): the
-    games are the same, faster. ``frozen`` (a ``FrozenRules``: entries of ``constants``, or
-    none) compiles those entries into the kernel as constants: the same games, faster again.
-    """
-    n_blocks = (out.shape[0] + BLOCK - 1) // BLOCK
-    for b in prange(n_blocks):
-        if tr.ndim == 2:  # a constant: numba compiles one branch
-            # b as int64: numba types the prange index uint64 when it types this kernel and
-            # int64 in the parallel body it then builds, and compiled the call once for each
-            _block_called(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out,
-                          points, eights, aces, np.int64(b))
-        else:
-            _block_inlined(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr,
-                           out, points, eights, aces, b)
-
-
-# ================================================================================================
-# the step: one game played to its next external decision
-# ================================================================================================
-@njit
-def step_nb(constants, frozen, seed_key, game, tr, G_memory, H_memory, out, points, eights,
-            aces):
-    """Play game ``game`` of the run with ``seed_key`` from its start, with the answers in
-    ``constants`` (C_STEP, C_ANSWERS) for its external seats, until it ends or an external seat
-    must decide beyond them; G_memory (G_STEP_SIZE) then holds that decision and the state at
-    it (layout.G_EXT), ``tr`` the events, ``out`` … ``aces`` the game's row where it ended.
-    The game of ``run_batch_nb`` for the same seed and game where the answers are the
-    policies' own choices (vandatta_sim.step replays a game this way, one decision at a time)."""
-    C = _unchecked_rules(constants, frozen)
-    G = _unchecked(G_memory)
-    H = _unchecked(H_memory)
-    _seed_rng(H, game_seed_nb(seed_key, game))
-    G[S_NEV] = 0
-    _play_game(C, G, H, tr, -1, 0, out, points, eights, aces)
-    _keep_alive(G_memory, H_memory)
-    _keep_alive(constants, constants)

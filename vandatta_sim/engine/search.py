@@ -1,18 +1,14 @@
 """The search player: determinized Monte Carlo over its own information (its options, the
-baseline, the playouts, how the budget is raced, the choice).
+baseline, the playouts, how the budget is raced, the choice), and the tree search player.
 
-Its kernels are compiled into the game's turn loop through the hook ``game._search``, which
-``_search_nb`` below overloads; the package's ``__init__`` imports this module before any kernel
-compiles. The playouts run the turn loop under a dispatcher of their own
-(``game._playout_turns``), so that the kernel never calls itself while it is being compiled.
-What the worlds believe about the hidden cards is worlds.py.
-"""
+``search_move`` is a search seat's choice; kernels.py hands it to the game's turn loop as its
+``decide``. The playouts run the turn loop without a search (``game._playout_turns``) on
+copies of the game's state (``primitives._copy_state``). What the worlds believe about the
+hidden cards is worlds.py."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from ..cards import N_SUITS, N_TYPES
 from .layout import (
@@ -33,7 +29,7 @@ from .primitives import (
 from .policies import NOT_COUNTED, NO_FORCE, _choose, _choose_suit, _min_opponent_for
 from .game import (
     _deal_hands, _duty_answers, _hand_points, _hand_points_all, _legal, _on_top, _playout_turns,
-    _search, _start_card)
+    _start_card)
 from .match import MATCH_GOES_ON, _after_deal, _next_dealer, _seat_order
 from .worlds import _determinize, _weighted_world
 
@@ -68,16 +64,6 @@ FIRST_LOOK = 8  # racing: worlds before the first look at the paired differences
 RACE_WORLDS = 4  # racing: at most this many times the budget in worlds
 RACE_Z = 2.0  # racing: standard errors of the bounds that drop an option
 ROLLOUT_MOVE_BIT = 1 << 13  # in an ESTIMATE row's option code: this is the rollout's own move
-
-
-@overload(_search, inline="always")
-def _search_nb(C, G, H, tr, p, n, duty):
-    """In a playout (a 1-D int8 ``tr``) no seat searches: every seat plays the rollout policy.
-    The playouts get a stub here, so the kernel never compiles itself recursively; so does a
-    heuristic batch run (a 1-D dummy, int8 or int16), which has no search seat."""
-    if isinstance(tr, types.Array) and tr.ndim == 1:  # a playout, or a heuristic batch run
-        return lambda C, G, H, tr, p, n, duty: NO_FORCE
-    return lambda C, G, H, tr, p, n, duty: _search_move(C, G, H, tr, p, n, duty)
 
 
 @njit
@@ -295,7 +281,11 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
 
 
 @njit
-def _search_move(C, G, H, tr, p, n, duty):
+def search_move(C, G, H, tr, p, n, duty):
+    """The search seat at position p's choice for its move (an answer to a duty where ``duty``):
+    a card, -1 to draw or take the duty, or NO_FORCE where nothing is to be chosen (its rollout
+    policy then plays); its suit and stacking choice are left in G (S_FORCE_SUIT, S_NO_STACK).
+    The ``decide`` of the kernels that play search seats (game._turn_loop)."""
     if (C[C_POL + _seat(G, p)] & POL_KIND) == POL_ISMCTS:
         return _ismcts_move(C, G, H, tr, p, n, duty)
     cards = np.empty(MAX_OPTIONS, np.int64)

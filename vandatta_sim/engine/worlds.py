@@ -1,172 +1,25 @@
-"""What a search seat believes about the cards it has not seen: the public bookkeeping that
-real games keep for it, the worlds it deals within those beliefs, the likelihood weights of
-beliefs=weighted, and the audit of those beliefs against the true hands (a diagnostic).
-
-The bookkeeping overloads the hooks that game.py calls (declared in primitives.py); the package's
-``__init__`` imports this module before any kernel compiles. They record only in real games (a
-2-D trace), into fields of G that no policy and no playout reads (layout.G_PLAY_SIZE), so they
-change no game. What a failed play shows: the hand held no card the top accepted (``on_top``),
-except that a last card may not be a special (out_on_special off), an eight without a follow-up
-card is no play (eight_follow=same_player), and a hand of only specials cannot play at all where
-specials_only_must_draw (for 1-2 cards that case is likely, so specials stay possible there; from
-3 cards on it is taken as excluded, and the belief audit counts how often that is wrong). A draw
-of unseen cards adds cards free of the constraint; a card played that the constraint excludes
-must be one of those.
-"""
+"""What a search seat believes about the cards it has not seen: the worlds it deals within the
+public bookkeeping that real games keep for it (bookkeeping.py), the likelihood weights of
+beliefs=weighted, and the audit of those beliefs against the true hands (a diagnostic; its
+kernel is kernels.belief_audit_nb)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import overload
 
 from ..cards import N_DECK_TYPES, N_SUITS, N_TYPES
 from .layout import (
-    ALL_SUITS, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_PUBLIC, CHOICES_KEPT, CHOICE_FIELDS,
-    C_POL, EIGHTS, G_ACTIVE, G_CHOICES, G_CHOICES_N, G_DISCARD, G_LACKS, G_NAMED,
-    G_NAMED_ALLOWED, G_NAMED_COUNT, G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N,
-    G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE, ONE, ORDINARY, POL_KIND, POL_SEARCH, ROLLOUT_KIND,
-    R_DECKS, R_EIGHT_SAME, R_JOKERS, R_MUST_PLAY, R_PLAYERS, R_SPECIALS_DRAW,
-    SEARCH_ROLLOUT_SHIFT, S_DIR, S_DRAWS, S_EFF, S_ND, S_NEV, S_NT, S_PLAYS, S_RANK,
-    S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, TURN_CAP, ZERO)
-from ._numba import (
-    NOTHING_FROZEN, _keep_alive, _low_bit, _popcount, _unchecked, _unchecked_rules, inline, njit)
+    ALL_SUITS, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_PUBLIC, CHOICES_KEPT, CHOICE_FIELDS, C_POL,
+    EIGHTS, G_CHOICES, G_CHOICES_N, G_DISCARD, G_LACKS, G_NAMED, G_NAMED_ALLOWED, G_NAMED_COUNT,
+    G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N, G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE,
+    ONE, POL_KIND, POL_SEARCH, ROLLOUT_KIND, R_DECKS, R_JOKERS, R_MUST_PLAY, SEARCH_ROLLOUT_SHIFT,
+    S_EFF, S_ND, S_NT, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, ZERO)
+from ._numba import _low_bit, _popcount, inline, njit
 from .primitives import (
-    U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _mix64, _next_u64, _note_choice, _note_draw,
-    _note_failure, _note_named, _note_new_hand, _note_play, _note_reshuffle, _rand_below, _seat,
-    _seed_rng, _step, _suit, _suit_count, _suit_mask, game_seed_nb)
-from .policies import NO_FORCE, _choose, _choose_suit, _min_opponent
-from .game import _deal_hands, _last_card_mask, _legal, _on_top, _start_card, _turn_loop
-from .match import _seat_order
-
-
-# --- the public bookkeeping ------------------------------------------------------------------
-def _real_game(tr):
-    return isinstance(tr, types.Array) and tr.ndim == 2
-
-
-@inline
-def _forget_choices(G, p):
-    """p's kept choices and the suit it last named tell nothing more about its hand (it drew a
-    card nobody saw, or a new deal began)."""
-    G[G_CHOICES_N + p] = 0
-    G[G_NAMED + p] = -1
-
-
-@overload(_note_play, inline="always")
-def _note_play_nb(G, tr, p, card, left):
-    if not _real_game(tr):
-        return lambda G, tr, p, card, left: None
-
-    def note(G, tr, p, card, left):
-        b = np.int64(_bit(card))
-        wide_n = G[G_WIDE_N + p]
-        strong_n = G[G_STRONG_N + p]
-        if not (b & G[G_WIDE + p]):
-            wide_n -= 1
-        if not (b & G[G_STRONG + p]):
-            strong_n -= 1
-        wide_n = min(max(wide_n, 0), left)
-        G[G_WIDE_N + p] = wide_n
-        G[G_STRONG_N + p] = min(max(strong_n, 0), wide_n)
-    return note
-
-
-@overload(_note_failure, inline="always")
-def _note_failure_nb(C, G, tr, p, shown, count):
-    if not _real_game(tr):
-        return lambda C, G, tr, p, shown, count: None
-
-    def note(C, G, tr, p, shown, count):
-        f = shown
-        if count == 1:
-            f &= _last_card_mask(C, G)
-        if C[R_EIGHT_SAME]:
-            f &= ~EIGHTS
-        if C[R_SPECIALS_DRAW] and count < 3:
-            f &= ORDINARY
-        if f == ZERO:
-            return
-        # the cards that avoided the old wide tier now avoid the new types too; all avoid these
-        G[G_STRONG + p] = G[G_WIDE + p] | np.int64(f)
-        G[G_STRONG_N + p] = min(G[G_WIDE_N + p], count)
-        G[G_WIDE + p] = np.int64(f)
-        G[G_WIDE_N + p] = count
-    return note
-
-
-@overload(_note_reshuffle, inline="always")
-def _note_reshuffle_nb(G, tr):
-    if not _real_game(tr):
-        return lambda G, tr: None
-
-    def note(G, tr):
-        for t in range(N_TYPES):
-            G[G_RESHUFFLED + t] = 0
-        for j in range(G[S_NT]):
-            G[G_RESHUFFLED + G[G_TALON + j]] += 1
-    return note
-
-
-@overload(_note_new_hand, inline="always")
-def _note_new_hand_nb(G, tr, q):
-    if not _real_game(tr):
-        return lambda G, tr, q: None
-
-    def note(G, tr, q):
-        G[G_STRONG + q] = 0
-        G[G_STRONG_N + q] = 0
-        G[G_WIDE + q] = 0
-        G[G_WIDE_N + q] = 0
-        _forget_choices(G, q)
-    return note
-
-
-@overload(_note_draw, inline="always")
-def _note_draw_nb(G, tr, p):
-    if not _real_game(tr):
-        return lambda G, tr, p: None
-
-    def note(G, tr, p):
-        _forget_choices(G, p)
-    return note
-
-
-@overload(_note_choice, inline="always")
-def _note_choice_nb(G, H, tr, p, n, card, count):
-    if not _real_game(tr):
-        return lambda G, H, tr, p, n, card, count: None
-
-    def note(G, H, tr, p, n, card, count):
-        kept = G[G_CHOICES_N + p]
-        if kept == CHOICES_KEPT:  # the oldest goes
-            for j in range(CHOICE_FIELDS * (CHOICES_KEPT - 1)):
-                at = G_CHOICES + p * CHOICES_KEPT * CHOICE_FIELDS + j
-                G[at] = G[at + CHOICE_FIELDS]
-            kept -= 1
-        at = G_CHOICES + (p * CHOICES_KEPT + kept) * CHOICE_FIELDS
-        G[at] = card
-        G[at + 1] = (G[S_EFF] | (G[S_SUIT] << 2) | (G[S_RANK] << 4) | (G[S_TOP_JOKER] << 8)
-                     | (G[S_RESHUFFLES] << 9))
-        G[at + 2] = count
-        G[at + 3] = G[G_LACKS + _step(p, G[S_DIR], n)]
-        G[at + 4] = _min_opponent(H, p, n)
-        G[G_CHOICES_N + p] = kept + 1
-        G[G_NAMED + p] = -1
-    return note
-
-
-@overload(_note_named, inline="always")
-def _note_named_nb(G, H, tr, p, suit, allowed, next_lacks):
-    if not _real_game(tr):
-        return lambda G, H, tr, p, suit, allowed, next_lacks: None
-
-    def note(G, H, tr, p, suit, allowed, next_lacks):
-        G[G_NAMED + p] = suit
-        G[G_NAMED_ALLOWED + p] = allowed | (next_lacks << 4)
-        G[G_NAMED_COUNT + p] = _hand_count(H, p)
-    return note
-
+    U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _next_u64, _rand_below, _seat,
+    _seed_rng, _suit, _suit_count, _suit_mask)
+from .policies import _choose, _choose_suit
+from .game import _legal, _on_top
 
 
 # --- worlds ---------------------------------------------------------------------------------
@@ -426,44 +279,5 @@ def _weight_audit(C, G, H, p, n, counts, S):
         counts[9] += 1
         counts[10] += below
         counts[11] += 2 * AUDIT_WORLDS
-
-
-@njit
-def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
-    """Play single deals 0 … games-1 of ``seed_key`` (the games ``simulate`` plays) turn by turn
-    and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``."""
-    C = _unchecked_rules(constants, NOTHING_FROZEN)
-    G_memory = np.zeros(G_SIZE, np.int64)
-    H_memory = np.zeros(H_SIZE, np.uint64)
-    G = _unchecked(G_memory)
-    H = _unchecked(H_memory)
-    tr = np.zeros((0, 4), np.int32)
-    S = np.empty(H_SIZE, np.uint64)
-    _seed_rng(S, _mix64(np.uint64(seed_key) ^ np.uint64(AUDIT_SEEDED)))
-    n_seats = C[R_PLAYERS]
-    for g in range(games):
-        _seed_rng(H, game_seed_nb(seed_key, g))
-        G[S_NEV] = 0
-        for q in range(n_seats):
-            G[G_ACTIVE + q] = 1
-        n = _seat_order(G, n_seats, n_seats - 1)
-        _deal_hands(C, G, H, tr, n, 0)
-        _start_card(C, G, H, tr, np.int64(n))
-        p = 0
-        idle = 0
-        for _ in range(TURN_CAP):
-            if _seat(G, p) == focal_seat:
-                _belief_audit(G, H, p, n, counts)
-                _weight_audit(C, G, H, p, n, counts, S)
-            plays, draws = G[S_PLAYS], G[S_DRAWS]
-            result, _, _ = _turn_loop(C, G, H, tr, n, p, 1, NO_FORCE, 0)
-            if result >= 0:
-                break
-            idle = idle + 1 if (G[S_PLAYS] == plays and G[S_DRAWS] == draws) else 0
-            if idle >= n:
-                break
-            p = _step(p, G[S_DIR], n)
-    _keep_alive(G_memory, H_memory)
-    _keep_alive(constants, constants)
 
 
