@@ -18,7 +18,8 @@ SINGLE = get_preset("standard").replace(match="single")
 def _decide(G, H, seed, policy="ismcts:iterations=64", frozen=None):
     C = kernel_constants(SINGLE, Seats.build(4, [policy, "expert", "expert", "expert"]))
     frozen = frozen_rules(C, lean=False) if frozen is None else frozen
-    return E.ismcts_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, seed)
+    # the seed as the coach passes it (a uint64), so that this is the coach's compiled kernel
+    return E.ismcts_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, np.uint64(seed))
 
 
 def test_ismcts_specs_are_canonical_and_checked():

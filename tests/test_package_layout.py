@@ -1,5 +1,6 @@
 """The package's shape: its modules import one another without a circle, import no private
-name from one another, and each package's docstring names every module it holds.
+name from one another, and each package's docstring names every module it holds; the engine's
+hooks are compiled where they are declared, and its compiled calls take no literal.
 
 The import graph is read from the source (``ast``), not from a running interpreter: an edge for every
 ``import`` of a package module anywhere in a module, at its top and inside functions (lazy
@@ -161,3 +162,53 @@ def test_an_overload_of_an_imported_hook_is_found(tmp_path):
         "from numba.extending import overload\nfrom .a import hook\n\n\n"
         "@overload(hook)\ndef hook_nb(x):\n    return lambda x: x\n")
     assert overloads_of_imported_names(tmp_path / "pkg") == ["pkg.b: hook"]
+
+
+def literal_arguments_of_compiled_calls(root: Path) -> list[str]:
+    """``module:line function(argument)`` for every call, in the package's modules, of one of
+    its compiled functions that is not inlined (``@njit``) with an int or bool literal: a
+    number, True/False, or a module constant that is one. numba compiles such a function once
+    for every literal it is given, besides its int64 or bool version, and the search's are
+    large (a literal False and the literal turn limit had compiled its turn loop eight times).
+    A variable that holds a literal on numba's first pass over a loop (a position starting at
+    0) is not seen by this reading: the engine passes such values as ``np.int64(p)``."""
+    trees = {path: ast.parse(path.read_text(encoding="utf-8"))
+             for path in sorted(root.rglob("*.py"))}
+    compiled, constants = set(), {}
+    for tree in trees.values():
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and any(
+                    getattr(deco, "id", "") == "njit" for deco in node.decorator_list):
+                compiled.add(node.name)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                constants[getattr(node.targets[0], "id", "")] = node.value
+
+    def literal(arg) -> bool:
+        if isinstance(arg, ast.Name):  # a module constant: a literal unless a call makes it
+            return arg.id in constants and literal(constants[arg.id])  # (np.int64(...): int64)
+        try:
+            return isinstance(ast.literal_eval(arg), (bool, int))
+        except ValueError:
+            return isinstance(arg, ast.BinOp) and literal(arg.left) and literal(arg.right)
+
+    found = []
+    for path, tree in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in compiled:
+                where = f"{module_name(path, root)}:{node.lineno} {node.func.id}"
+                found += [f"{where}({ast.unparse(a)})" for a in node.args if literal(a)]
+    return sorted(found)
+
+
+def test_no_compiled_engine_function_is_called_with_a_literal():
+    assert literal_arguments_of_compiled_calls(PACKAGE / "engine") == []
+
+
+def test_a_literal_argument_of_a_compiled_call_is_found(tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text(
+        "import numpy as np\nfrom .b import njit\nLIMIT = 1000\nWIDE = np.int64(LIMIT)\n\n\n"
+        "@njit\ndef f(x, y):\n    return x\n\n\n"
+        "@njit\ndef g(x):\n    return f(x, False) + f(LIMIT, WIDE) + f(-1, x) + f(x, 2.0)\n")
+    assert literal_arguments_of_compiled_calls(tmp_path / "pkg") == [
+        "pkg.a:14 f(-1)", "pkg.a:14 f(False)", "pkg.a:14 f(LIMIT)"]

@@ -87,7 +87,8 @@ def _move_card(H, G, source, target, card):
 def _decide(G, H, seed, policy="search:budget=16", frozen=None):
     C = kernel_constants(SINGLE, Seats.build(4, [policy, "expert", "expert", "expert"]))
     frozen = frozen_rules(C, lean=False) if frozen is None else frozen
-    return E.search_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, seed)
+    # the seed as the coach passes it (a uint64), so that this is the coach's compiled kernel
+    return E.search_decision_nb(C, frozen, G.copy(), H.copy(), 0, 4, np.uint64(seed))
 
 
 def _rich_state():

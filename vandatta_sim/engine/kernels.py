@@ -11,7 +11,7 @@ from numba import prange
 
 from .layout import (
     BLOCK, G_ACTIVE, G_SIZE, H_SIZE, R_PLAYERS, S_DIR, S_DRAWS, S_NEV, S_PLAYS, TURN_CAP)
-from ._numba import NOTHING_FROZEN, _keep_alive, _unchecked, _unchecked_rules, njit
+from ._numba import _keep_alive, _unchecked, _unchecked_rules, njit
 from .primitives import _mix64, _seat, _seed_rng, _step, game_seed_nb
 from .policies import NO_FORCE
 from .game import _deal_hands, _start_card, _turn_loop, no_search
@@ -86,16 +86,19 @@ def step_nb(constants, frozen, seed_key, game, tr, G_memory, H_memory, out, poin
 # the belief audit: a search seat's beliefs against the true hands, turn by turn
 # ================================================================================================
 @njit
-def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
+def belief_audit_nb(constants, frozen, seed_key, games, focal_seat, counts):
     """Play single deals 0 … games-1 of ``seed_key`` (the games ``simulate`` plays) turn by turn
-    and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``."""
-    C = _unchecked_rules(constants, NOTHING_FROZEN)
+    and audit the beliefs at every turn of ``focal_seat`` (_belief_audit) into ``counts``.
+    ``frozen``: the search kernel's (``simulate.frozen_rules(C, lean=False)``), whose compiled
+    search player this kernel then shares."""
+    C = _unchecked_rules(constants, frozen)
     G_memory = np.zeros(G_SIZE, np.int64)
     H_memory = np.zeros(H_SIZE, np.uint64)
     G = _unchecked(G_memory)
     H = _unchecked(H_memory)
     tr = np.zeros((0, 4), np.int32)
-    S = np.empty(H_SIZE, np.uint64)
+    S_memory = np.empty(H_SIZE, np.uint64)
+    S = _unchecked(S_memory)
     _seed_rng(S, _mix64(np.uint64(seed_key) ^ np.uint64(AUDIT_SEEDED)))
     n_seats = C[R_PLAYERS]
     for g in range(games):
@@ -110,8 +113,10 @@ def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
         idle = 0
         for _ in range(TURN_CAP):
             if _seat(G, p) == focal_seat:
-                _belief_audit(G, H, p, n, counts)
-                _weight_audit(C, G, H, p, n, counts, S)
+                # int64 positions: a position starts at the literal 0, and numba would compile
+                # the audit (and the worlds' functions under it) once more for that literal
+                _belief_audit(G, H, np.int64(p), np.int64(n), counts)
+                _weight_audit(C, G, H, np.int64(p), np.int64(n), counts, S)
             plays, draws = G[S_PLAYS], G[S_DRAWS]
             result, _, _ = _turn_loop(C, G, H, tr, n, p, 1, NO_FORCE, 0, search_move)
             if result >= 0:
@@ -121,4 +126,4 @@ def belief_audit_nb(constants, seed_key, games, focal_seat, counts):
                 break
             p = _step(p, G[S_DIR], n)
     _keep_alive(G_memory, H_memory)
-    _keep_alive(constants, constants)
+    _keep_alive(constants, S_memory)

@@ -64,6 +64,11 @@ FIRST_LOOK = 8  # racing: worlds before the first look at the paired differences
 RACE_WORLDS = 4  # racing: at most this many times the budget in worlds
 RACE_Z = 2.0  # racing: standard errors of the bounds that drop an option
 ROLLOUT_MOVE_BIT = 1 << 13  # in an ESTIMATE row's option code: this is the rollout's own move
+# A playout's turn limit as an int64, not the literal ROLLOUT_TURNS: numba compiles a function
+# once for every literal argument a call gives it (a literal False, a position that starts at
+# 0 too), and the turn loop is a large function. The search's calls of compiled functions give
+# int64 and bool arguments, so that every caller shares one compiled turn loop per kind of rules.
+MAX_PLAYOUT_TURNS = np.int64(ROLLOUT_TURNS)
 
 
 @njit
@@ -159,9 +164,7 @@ def _playout_match(C, G, H, tr, n, res, world_seed):
         _seed_rng(H, _mix64(world_seed ^ (np.uint64(deal_no) * GOLDEN)))
         _deal_hands(C, G, H, tr, n, deal_no)
         _start_card(C, G, H, tr, np.int64(n))
-        # the arguments typed as _playout_outcome's own call's (not as literals), so that both
-        # share one compiled turn loop: a second one cost compile time and cache, not speed
-        res, _, _ = _playout_turns(C, G, H, tr, np.int64(n), np.int64(0), ROLLOUT_TURNS,
+        res, _, _ = _playout_turns(C, G, H, tr, np.int64(n), np.int64(0), MAX_PLAYOUT_TURNS,
                                    np.int64(NO_FORCE), np.bool_(False))
     return -1
 
@@ -172,7 +175,7 @@ def _playout_outcome(Cr, G, H, tr, n, p, card, duty, pol, seat, world_seed):
     (G, H), every seat playing Cr's policies: its outcome for p (a deal won, minus p's points as
     Cr's scale weighs them, or a match won by ``seat``). Compiled once per kind of Cr (the
     general rules, or the rules frozen for the playouts)."""
-    result, _, _ = _playout_turns(Cr, G, H, tr, n, p, ROLLOUT_TURNS, card, duty)
+    result, _, _ = _playout_turns(Cr, G, H, tr, n, p, MAX_PLAYOUT_TURNS, card, duty)
     if pol & OPT_SEARCH_POINTS:
         return -1.0 * _hand_points(Cr, H[p], H[HI + p])
     if pol & OPT_SEARCH_MATCH and Cr[R_MATCH_KIND] != M_SINGLE:
@@ -301,7 +304,7 @@ def search_move(C, G, H, tr, p, n, duty):
     totals, diffs, squares, played, alive = search_values(C, G, H, p, n, duty, cards, suits,
                                                           no_stack, k, base, S)
     _keep_alive(S_memory, S_memory)
-    z = (C[C_POL + _seat(G, p)] >> SEARCH_MARGIN_SHIFT) & 3
+    z = np.float64((C[C_POL + _seat(G, p)] >> SEARCH_MARGIN_SHIFT) & 3)  # as ismcts' 2.0
     best = base
     margin = 0.0  # the best option's lead over the baseline beyond z standard errors
     for o in range(k):
@@ -342,13 +345,13 @@ def search_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
     cards = np.empty(MAX_OPTIONS, np.int64)
     suits = np.empty(MAX_OPTIONS, np.int64)
     no_stack = np.empty(MAX_OPTIONS, np.int64)
-    k = _search_choices(C, G, H, p, False, cards, suits, no_stack)
+    k = _search_choices(C, G, H, p, np.bool_(False), cards, suits, no_stack)
     S_memory = np.empty(H_SIZE, np.uint64)
     S = _unchecked(S_memory)
     _seed_rng(S, np.uint64(seed))
-    base = _rollout_option(C, G, H, p, n, False, cards, suits, no_stack, k, S)
-    totals, diffs, squares, played, _ = search_values(C, G, H, p, n, False, cards, suits,
-                                                      no_stack, k, base, S)
+    base = _rollout_option(C, G, H, p, n, np.bool_(False), cards, suits, no_stack, k, S)
+    totals, diffs, squares, played, _ = search_values(C, G, H, p, n, np.bool_(False), cards,
+                                                      suits, no_stack, k, base, S)
     _keep_alive(constants, G_memory)
     _keep_alive(H_memory, S_memory)
     return (cards[:k].copy(), suits[:k].copy(), no_stack[:k].copy(), base, totals, diffs,
@@ -436,7 +439,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
             _seed_rng(H3, stream)
             G3[S_FORCE_SUIT] = suits[base[0]]
             G3[S_NO_STACK] = no_stack[base[0]]
-            result, _, _ = _playout_turns(Cx, G3, H3, no_trace, n, p, ROLLOUT_TURNS,
+            result, _, _ = _playout_turns(Cx, G3, H3, no_trace, n, p, MAX_PLAYOUT_TURNS,
                                           cards[base[0]], duty)
             base_outcome = 1.0 if result == p else 0.0
         node = 0
@@ -473,8 +476,8 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
             G2[S_NO_STACK] = no_stack[e0 + pick]
             card = cards[e0 + pick]
             if visits[e0 + pick] == 0 or d >= ROLLOUT_TURNS - 1:  # a new leaf: play it out
-                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, ROLLOUT_TURNS, card,
-                                              first_duty)
+                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, MAX_PLAYOUT_TURNS,
+                                              card, first_duty)
                 outcome = 1.0 if result == p else 0.0
                 break
             # the seat's turn with the option, then the others' until it decides again
@@ -498,7 +501,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
                     if kw > 1:
                         break  # the seat decides: the node below
                 result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, q, np.int64(1),
-                                              np.int64(NO_FORCE), False)
+                                              np.int64(NO_FORCE), np.bool_(False))
                 if result != -2:
                     ended = True
                     break
@@ -511,7 +514,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
             if ended:
                 outcome = 1.0 if result == p else 0.0
                 break
-            key = _ismcts_key(G2, H2, p, n, node, pick)
+            key = _ismcts_key(G2, H2, p, n, np.int64(node), pick)
             slot = _ismcts_find(keys, slots, key)
             child = slots[slot]
             if child < 0:  # a new node: its options are the ones just listed (at edges)
@@ -529,7 +532,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
                     wins[edges + o] = 0.0
                 edges += kw
             elif counts[child] != kw:  # a key's collision (2^-64): play this out as a leaf
-                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, ROLLOUT_TURNS,
+                result, _, _ = _playout_turns(Cx, G2, H2, no_trace, n, p, MAX_PLAYOUT_TURNS,
                                               np.int64(NO_FORCE), first_duty)
                 outcome = 1.0 if result == p else 0.0
                 break
@@ -652,7 +655,7 @@ def ismcts_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
     S_memory = np.empty(H_SIZE, np.uint64)
     S = _unchecked(S_memory)
     _seed_rng(S, np.uint64(seed))
-    out = ismcts_tree(C, G, H, p, n, False, S)
+    out = ismcts_tree(C, G, H, p, n, np.bool_(False), S)
     _keep_alive(constants, G_memory)
     _keep_alive(H_memory, S_memory)
     return out

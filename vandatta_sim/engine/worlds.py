@@ -14,7 +14,7 @@ from .layout import (
     G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N, G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE,
     ONE, POL_KIND, POL_SEARCH, ROLLOUT_KIND, R_DECKS, R_JOKERS, R_MUST_PLAY, SEARCH_ROLLOUT_SHIFT,
     S_EFF, S_ND, S_NT, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, ZERO)
-from ._numba import _low_bit, _popcount, inline, njit
+from ._numba import _keep_alive, _low_bit, _popcount, _unchecked, inline, njit
 from .primitives import (
     U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _next_u64, _rand_below, _seat,
     _seed_rng, _suit, _suit_count, _suit_mask)
@@ -258,12 +258,15 @@ def _weight_audit(C, G, H, p, n, counts, S):
     """Does the likelihood carry signal? Where the weights are not all equal, rank the true
     world's weight among AUDIT_WORLDS public worlds: counts[10] gets twice the number below it
     plus the ties (so counts[10] / counts[11] is its mean rank share: 0.5 = no signal)."""
-    Gs = np.empty(G_SIZE, np.int64)
-    Hs = np.empty(H_SIZE, np.uint64)
-    Gw = np.empty(G_SIZE, np.int64)
-    Hw = np.empty(H_SIZE, np.uint64)
-    pool = np.empty(TALON_SIZE, np.int64)
-    unseen = np.empty(N_TYPES, np.int64)
+    # views of its memory as the search's are (unchecked), so that the worlds' functions are the
+    # search's compiled ones, not a second compile of them for ordinary arrays
+    memory = np.empty((2, G_SIZE), np.int64)
+    hands = np.empty((2, H_SIZE), np.uint64)
+    scratch = np.empty(TALON_SIZE + N_TYPES, np.int64)
+    Gs, Gw = _unchecked(memory[0]), _unchecked(memory[1])
+    Hs, Hw = _unchecked(hands[0]), _unchecked(hands[1])
+    pool = _unchecked(scratch[:TALON_SIZE])
+    unseen = _unchecked(scratch[TALON_SIZE:])
     _copy_state(Gs, Hs, G, H, G_SIZE)
     _seed_rng(Hs, _next_u64(S))
     true_weight = _world_weight(C, G, H, p, n, Gs, Hs)
@@ -279,5 +282,7 @@ def _weight_audit(C, G, H, p, n, counts, S):
         counts[9] += 1
         counts[10] += below
         counts[11] += 2 * AUDIT_WORLDS
+    _keep_alive(memory, hands)
+    _keep_alive(scratch, scratch)
 
 

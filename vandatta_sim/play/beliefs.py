@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import engine as E
 from ..rules import Rules
-from ..simulate import SeatSpec, Seats, kernel_constants, seed_key
+from ..simulate import SeatSpec, Seats, frozen_rules, kernel_constants, seed_key
 
 
 def audit(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "expert",
@@ -25,5 +25,5 @@ def audit(rules: Rules, games: int, seed: int = 0, policies: SeatSpec = "expert"
     rules = rules.replace(match="single")
     C = kernel_constants(rules, Seats.build(rules.players, policies))
     counts = np.zeros(len(E.AUDIT_FIELDS), np.int64)
-    E.belief_audit_nb(C, seed_key(seed), games, focal_seat, counts)
+    E.belief_audit_nb(C, frozen_rules(C, lean=False), seed_key(seed), games, focal_seat, counts)
     return dict(zip(E.AUDIT_FIELDS, (int(c) for c in counts)))
