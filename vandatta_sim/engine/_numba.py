@@ -97,7 +97,7 @@ def stamp_kernels_with_sources(folder: str, extra_files=(), salt: str = "") -> s
 # llvm intrinsics: popcount, pdep, the 128-bit multiply, count-trailing-zeros) for plain numba
 # code that plays the same games more slowly: tests compare the two, so that a numba release
 # that breaks an extension is caught. The switch is part of the engine's cache stamp, so the
-# plain kernels are cached too, apart from the others.
+# plain kernels are cached apart from the others.
 PLAIN_KERNEL = os.environ.get("VANDATTA_PLAIN_KERNEL", "").strip() not in ("", "0")
 _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # the engine's sources, and the two modules whose constants are frozen into its kernels
@@ -106,7 +106,8 @@ ENGINE_STAMP = stamp_kernels_with_sources(
     extra_files=[os.path.join(_PACKAGE, "cards.py"), os.path.join(_PACKAGE, "trace.py")],
     salt="plain" if PLAIN_KERNEL else "")
 njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
-inline = functools.partial(njit, inline="always")
+# the plain kernel inlines nothing: the same games from a build that compiles each helper once
+inline = njit if PLAIN_KERNEL else functools.partial(njit, inline="always")
 
 
 # ================================================================================================

@@ -11,7 +11,7 @@ from numba import prange
 
 from .layout import (
     BLOCK, G_ACTIVE, G_SIZE, H_SIZE, R_PLAYERS, S_DIR, S_DRAWS, S_NEV, S_PLAYS, TURN_CAP)
-from ._numba import _keep_alive, _unchecked, _unchecked_rules, njit
+from ._numba import PLAIN_KERNEL, _keep_alive, _unchecked, _unchecked_rules, njit
 from .primitives import _mix64, _seat, _seed_rng, _step, game_seed_nb
 from .policies import NO_FORCE
 from .game import _deal_hands, _start_card, _turn_loop, no_search
@@ -34,7 +34,11 @@ def _search_block(constants, frozen, seed_key, first_game, swap_rank, swap_seat,
                    points, eights, aces, b, search_move)
 
 
-@njit(parallel=True)
+# The plain build (VANDATTA_PLAIN_KERNEL=1, a reference its test compares with) runs the blocks
+# one after another and inlines nothing (_numba.inline), so it compiles in under a tenth of the
+# CPU time; it hands no_search across a call that is not inlined, a run-time address numba cannot
+# cache, so its batch kernel is compiled afresh in each process (its helpers are cached)
+@njit(parallel=not PLAIN_KERNEL, cache=not PLAIN_KERNEL)
 def run_batch_nb(constants, frozen, seed_key, first_game, swap_rank, swap_seat, tr, out, points,
                  eights, aces):
     """Play games first_game … first_game + len(out) - 1 into the output arrays.
