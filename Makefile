@@ -36,9 +36,14 @@ $(VENV)/.installed: pyproject.toml
 # processes adding signatures of one function within the same milliseconds could lose one.
 # The game feel's kernel (one for every rules): sweeps with --feel, the variants report and the
 # designer's feel goals run it, and so do the tests; compiled here, in the shorter stream, it is
-# compiled once instead of in whichever of them comes first (docs/speed.md)
+# compiled once instead of in whichever of them comes first (docs/speed.md). The belief audit
+# (scripts/belief_audit.py and its test; one kernel for every rules) ends the search stream:
+# it reuses the search's compiled player, and that stream is the shorter by more than its
+# compile (docs/speed.md)
 FEEL_KERNEL = from vandatta_sim.rules import get_preset; from vandatta_sim.simulate import simulate; \
 	simulate(get_preset('seed000').replace(match='single'), 10, feel=True)
+BELIEF_AUDIT = from vandatta_sim.rules import get_preset; from vandatta_sim.play.beliefs import audit; \
+	audit(get_preset('standard').replace(match='single'), 2, policies=['search:budget=2'] + ['expert'] * 3)
 kernels: ## Compile the engine's kernels into the cache (install ends with it; minutes, once)
 	@echo "compiling the engine's kernels into $$($(ASK_CACHE_DIR)) (minutes, once; two at a time)"
 	@start=$$SECONDS; \
@@ -48,7 +53,8 @@ kernels: ## Compile the engine's kernels into the cache (install ends with it; m
 	  echo "  the heuristic kernels and the game feel's: $$((SECONDS - start)) s"; } & heuristic=$$!; \
 	{ $(CLI) simulate --games 2 --match single --policy 0=search > /dev/null && \
 	  $(PY) -c "from vandatta_sim.play.table import warm_up; warm_up()" && \
-	  echo "  the search kernel and the table's engine calls: $$((SECONDS - start)) s"; } & search=$$!; \
+	  $(PY) -c "$(BELIEF_AUDIT)" && \
+	  echo "  the search kernel, the table's engine calls and the belief audit: $$((SECONDS - start)) s"; } & search=$$!; \
 	wait $$heuristic; first=$$?; wait $$search; second=$$?; \
 	test $$first = 0 && test $$second = 0
 
