@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -41,3 +42,35 @@ def test_replay_store_passes_on_a_fresh_store_and_fails_on_changed_games(tmp_pat
     done = _replay(tmp_path)
     assert done.returncode == 1
     assert "DIFFERENT" in done.stdout and done.stdout.strip().splitlines()[-1] == "1 of 2 differ"
+
+
+def _code_diff(a, b) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SCRIPTS / "kernel_code_diff.py"), str(a), str(b)],
+                          capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.skipif(shutil.which("objdump") is None, reason="needs binutils' objdump")
+def test_kernel_code_diff_sees_the_same_code_and_code_swapped_between_signatures(tmp_path):
+    from vandatta_sim.engine import run_batch_nb
+    from vandatta_sim.rules import get_preset
+    from vandatta_sim.simulate import simulate
+
+    for preset in ("standard", "seed000"):  # the batch kernel's two heuristic entries
+        simulate(get_preset(preset).replace(match="single"), 2, seed=1)
+    index = Path(run_batch_nb._cache._cache_path) / run_batch_nb._cache._cache_file._index_name
+    a, b = tmp_path / "a" / "engine", tmp_path / "b" / "engine"
+    for folder in (a, b):
+        folder.mkdir(parents=True)
+        for entry in index.parent.glob(index.name.removesuffix(".nbi") + ".*"):
+            shutil.copy(entry, folder)
+    same = _code_diff(a.parent, b.parent)
+    assert same.returncode == 0, same.stdout + same.stderr
+    assert "have the same code" in same.stdout and "only in A: 0 entries; only in B: 0" in same.stdout
+
+    entries = sorted(b.glob("*.nbc"))
+    assert len(entries) >= 2
+    first, second = entries[0].read_bytes(), entries[1].read_bytes()
+    entries[0].write_bytes(second)  # two signatures' code swapped
+    entries[1].write_bytes(first)
+    swapped = _code_diff(a.parent, b.parent)
+    assert swapped.returncode == 1 and swapped.stdout.count("differs: kernels.run_batch_nb") == 2
