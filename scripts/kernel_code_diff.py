@@ -66,8 +66,8 @@ def cache_entries(cache: Path) -> dict[tuple[str, str], Path]:
         with index.open("rb") as f:
             pickle.load(f)  # numba's version
             _stamp, overloads = pickle.loads(f.read())
+        name = match["name"] + (match["salt"] or "")
         for key, data_name in overloads.items():
-            name = match["name"] + (match["salt"] or "")
             # a type's class too: an unchecked view prints as the array it views
             signature = ", ".join(f"{type(t).__name__} {t}" for t in key[0])
             entries[name, signature] = index.parent / data_name
