@@ -340,6 +340,60 @@ def test_views_are_pointers_that_llvm_knows_apart():
         assert "store i64 7, ptr %retptr" in body  # G[0] forwarded, not loaded again
 
 
+def test_the_inliners_scope_copy_keeps_the_ir_and_is_undone_after():
+    """numba's inliner deep-copies a callee block by block, each block's copy copying the whole
+    scope (_numba._copy_scope makes that linear): a block copied with it keeps every variable
+    name, refers to one fresh scope, and a variable defined in the copy does not reach the
+    original; the patch is in place only while numba inlines. Fails if a numba release changes
+    the scope's maps or the inliner's entry point (the kernels would then compile slowly again,
+    or not at all)."""
+    import copy
+
+    import numba
+    from numba.core import ir
+    from numba.core.compiler import run_frontend
+    from numba.core.inline_closurecall import InlineWorker
+
+    from vandatta_sim.engine import _numba as E
+
+    assert InlineWorker.inline_ir is E._inline_ir_copying_scopes_once
+
+    def many_variables(a, b):
+        c = a + b
+        if c > 3:
+            d = c * 2
+        else:
+            d = c - 1
+        return d + a
+
+    func_ir = run_frontend(many_variables)
+    block = max(func_ir.blocks.values(), key=lambda b: len(b.body))
+    ir.Scope.__deepcopy__ = E._copy_scope
+    try:
+        twin = copy.deepcopy(block)
+    finally:
+        del ir.Scope.__deepcopy__
+    assert twin.scope is not block.scope and twin.scope == block.scope
+    assert twin.scope.localvars._con.keys() == block.scope.localvars._con.keys()
+    assert [str(stmt) for stmt in twin.body] == [str(stmt) for stmt in block.body]
+    assert all(v.scope is twin.scope for stmt in twin.body for v in stmt.list_vars())
+    twin.scope.redefine("c", block.loc)
+    assert "c.1" in twin.scope.localvars and "c.1" not in block.scope.localvars
+
+    many_variables_jit = numba.njit(inline="always")(many_variables)
+
+    @numba.njit(inline="always")
+    def helper(x):
+        return many_variables_jit(x, 2) + 1
+
+    @numba.njit
+    def caller(x):
+        return helper(x) + helper(x + 1)
+
+    assert caller(3) == many_variables(3, 2) + many_variables(4, 2) + 2
+    assert "__deepcopy__" not in vars(ir.Scope)  # undone after inlining
+
+
 # --- lowering: Rules -> the kernels' rule vector ------------------------------------------------
 def test_kernel_rules_lowers_every_rules_field_once():
     """KERNEL_RULES has an entry for every Rules field and fills every slot of the rule vector

@@ -1,6 +1,6 @@
 """The engine's numba extensions: the njit wrappers with the engine's options, the cache locator
-that stamps every engine kernel with a digest of all the engine's sources, unchecked arrays,
-llvm intrinsics, and the plain twins of the last two.
+that stamps every engine kernel with a digest of all the engine's sources, a linear copy for
+numba's inliner, unchecked arrays, llvm intrinsics, and the plain twins of the last two.
 
 Everything here leans on numba internals (the cache's locator list, array data models, llvm
 intrinsics), so it sits together under the numba pin in ``pyproject.toml``; each piece has a
@@ -10,19 +10,22 @@ test that fails if a numba release changes what it relies on (``tests/test_engin
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import operator
 import os
+from collections import defaultdict
 
 import numba
 import numpy as np
 from llvmlite import binding as llvm, ir
 from numba import types
-from numba.core import cgutils
+from numba.core import cgutils, ir as numba_ir
 from numba.core.caching import (
     CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator)
 from numba.core.imputils import lower_builtin, lower_constant
+from numba.core.inline_closurecall import InlineWorker
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import NativeValue, intrinsic, models, register_model, typeof_impl, unbox
 
@@ -108,6 +111,51 @@ ENGINE_STAMP = stamp_kernels_with_sources(
 njit = functools.partial(numba.njit, cache=True, nogil=True, error_model="numpy")
 # the plain kernel inlines nothing: the same games from a build that compiles each helper once
 inline = njit if PLAIN_KERNEL else functools.partial(njit, inline="always")
+
+
+# ================================================================================================
+# the inliner's copy of a callee, linear instead of quadratic
+# ================================================================================================
+# numba inlines an ``inline="always"`` function by copying the callee's IR block by block with
+# copy.deepcopy, twice (numba issues #8989, #9204), and every block's copy deep-copies the
+# function's scope with every variable in it: blocks × variables. The kernels inline their game
+# once per kernel, in a chain of helpers each inlining the next (a block, a game, a deal, the
+# turn loop, a move), so that product was most of a kernel's compile: in a profile of standard's
+# heuristic kernel, copying the chain's six largest callees took about 200 of 270 CPU-s
+# (docs/speed.md). While numba inlines, a scope's copy shares the variables themselves (a
+# variable is a name, its scope and a location; no pass changes one in place) and copies only
+# the maps that inlining extends: the same IR, hence the same code, in time linear in its size.
+def _copy_scope(scope, memo):
+    twin = copy.copy(scope)
+    memo[id(scope)] = twin
+    twin.parent = copy.deepcopy(scope.parent, memo)
+    twin.localvars = copy.copy(scope.localvars)
+    twin.localvars._con = dict(scope.localvars._con)
+    twin.redefined = copy.copy(scope.redefined)
+    twin.var_redefinitions = defaultdict(set, {name: set(names) for name, names in
+                                               scope.var_redefinitions.items()})
+    return twin
+
+
+_numba_inline_ir = InlineWorker.inline_ir
+_inlining = [0]  # depth: typing an inlined overload can compile, and inline, another function
+
+
+@functools.wraps(_numba_inline_ir)
+def _inline_ir_copying_scopes_once(*args, **kwargs):
+    if _inlining[0] == 0:
+        numba_ir.Scope.__deepcopy__ = _copy_scope
+    _inlining[0] += 1
+    try:
+        return _numba_inline_ir(*args, **kwargs)
+    finally:
+        _inlining[0] -= 1
+        if _inlining[0] == 0:
+            del numba_ir.Scope.__deepcopy__
+
+
+if "__deepcopy__" not in vars(numba_ir.Scope):  # a numba that copies scopes its own way: leave it
+    InlineWorker.inline_ir = _inline_ir_copying_scopes_once
 
 
 # ================================================================================================
