@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -207,3 +211,45 @@ def test_a_saved_game_replays_with_the_narrator(tmp_path):
     refused = subprocess.run([CLI, "play", "--replay", str(bad)], capture_output=True,
                              text=True, timeout=120)
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+
+
+async def _signalled():
+    os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, inside a task of the loop
+    for _ in range(3):
+        await asyncio.sleep(0)
+
+
+def test_a_signal_inside_the_prompts_event_loop_ends_the_read_without_a_traceback(capfd):
+    # Raised inside a task of prompt_toolkit's loop, the KeyboardInterrupt reached the loop's
+    # exception handler, which printed "Unhandled exception in event loop" and waited for Enter
+    # (a CI run's SIGTERM at a pty prompt); through signals_stop the signal ends the read.
+    from prompt_toolkit.application import create_app_session
+    from prompt_toolkit.input import create_pipe_input
+    from prompt_toolkit.output import DummyOutput
+
+    from vandatta_sim.cli.interrupts import (received_signal, restore_signals,
+                                             signals_raise_interrupt, signals_stop)
+    from vandatta_sim.play.person import Quit, line_reader
+
+    def signal_from_a_task(app_session):
+        for _ in range(1000):
+            app = app_session.app
+            if app is not None and app.loop is not None and app.is_running:
+                app.loop.call_soon_threadsafe(app.create_background_task, _signalled())
+                return
+            time.sleep(0.01)
+
+    signals_raise_interrupt()
+    try:
+        with create_pipe_input() as keys, \
+                create_app_session(input=keys, output=DummyOutput()) as session:
+            sender = threading.Thread(target=signal_from_a_task, args=(session,), daemon=True)
+            sender.start()
+            with pytest.raises(Quit):
+                line_reader(True, signals_stop)("move> ", ["1"])
+            sender.join()
+        assert received_signal() == signal.SIGTERM
+    finally:
+        restore_signals()
+    out, err = capfd.readouterr()
+    assert "Unhandled" not in out + err and "Traceback" not in out + err

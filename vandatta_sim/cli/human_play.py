@@ -154,6 +154,7 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--coach") from None
     from ..play.person import Person, Quit, Screen, line_reader, plain_wanted
+    from .interrupts import received_signal, signals_stop
 
     try:
         screen = Screen(plain_wanted(plain))
@@ -163,14 +164,12 @@ def play_at_table(rules, seats, people, seed, game, hints, coach_policy, save, p
                    and os.environ.get("TERM", "") not in ("", "dumb"))
     names = {s: f"seat {s}" if s in people else f"seat {s} ({seats.policies[s]})"
              for s in range(rules.players)}
-    person = Person(screen, line_reader(interactive), names, coach)
+    person = Person(screen, line_reader(interactive, signals_stop), names, coach)
     for line in header_lines(__version__, people, names, rules, seed, screen.examples()):
         screen.say(line)
     try:
         trace = _play(rules, seats, people, seed, game, person, coach, screen)
     except (Quit, KeyboardInterrupt):
-        from .interrupts import received_signal
-
         # a signal (SIGTERM, or SIGINT where the terminal's Ctrl-C is one) is said as in every
         # command, exit 128 + signal; Ctrl-D and prompt_toolkit's Ctrl-C key are Quit
         signum = received_signal()

@@ -12,7 +12,10 @@ interrupted) and remembers it, so that a signal swallowed by a library (e.g. whi
 its cached kernels) still stops the run after the next chunk. A signal that arrives where a
 raised KeyboardInterrupt would be printed and ignored (inside llvmlite's callbacks while numba
 loads or compiles a kernel, or inside a ``__del__``) is sent again 10 ms later instead, so it
-raises once execution is back in ordinary code.
+raises once execution is back in ordinary code. While an event loop reads (prompt_toolkit's
+prompt at the table), :func:`signals_stop` has the signal ask the loop to end the read instead:
+raised inside the loop's callbacks, a KeyboardInterrupt can reach the loop's exception handler,
+which prints it as an unhandled exception and waits for Enter.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
 
 _SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
@@ -97,9 +101,12 @@ class _RaiseInterrupt:
     def __init__(self):
         self.received: int | None = None
         self.previous: dict = {}
+        self.stop: Callable[[], bool] | None = None  # see signals_stop
 
     def __call__(self, signum, frame):
         self.received = signum
+        if self.stop is not None and self.stop():
+            return
         _raise_where_it_counts(signum, frame)
 
 
@@ -127,6 +134,22 @@ def restore_signals() -> None:
         if signal.getsignal(sig) is _COMMAND_SIGNALS:
             signal.signal(sig, old)
     _COMMAND_SIGNALS.previous = {}
+
+
+@contextlib.contextmanager
+def signals_stop(stop: Callable[[], bool]):
+    """While the body runs, a command's signal calls ``stop()`` instead of raising where it
+    lands; ``stop`` asks the body to end (an event loop: from its next turn) and returns True,
+    or returns False where it cannot (no loop running yet), and the signal raises as usual.
+    A signal received raises KeyboardInterrupt once the body returns, also where the body ended
+    on its own first (the person pressed Enter as the signal came)."""
+    outer, _COMMAND_SIGNALS.stop = _COMMAND_SIGNALS.stop, stop
+    try:
+        yield
+    finally:
+        _COMMAND_SIGNALS.stop = outer
+    if _COMMAND_SIGNALS.received is not None:
+        raise KeyboardInterrupt
 
 
 def received_signal() -> int | None:

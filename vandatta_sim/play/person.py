@@ -12,6 +12,7 @@ whatever the terminal's encoding.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -515,18 +516,29 @@ class Person:
             return suit
 
 
-def line_reader(interactive: bool):
+def line_reader(interactive: bool, while_prompting=None):
     """read(prompt, completions) -> str: prompt_toolkit on a terminal, else plain lines.
-    Ctrl-C and Ctrl-D (end of input) raise Quit."""
+    Ctrl-C and Ctrl-D (end of input) raise Quit. ``while_prompting(stop)``: a context manager
+    around each prompt_toolkit read, given a function that asks the prompt to end (returning
+    False where none is running), so that a signal ends the read from inside prompt_toolkit's
+    event loop instead of raising in the middle of it (the command line's signals_stop)."""
     if interactive:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.completion import WordCompleter
 
         session = PromptSession()
 
+        def stop() -> bool:
+            app, loop = session.app, session.app.loop
+            if not app.is_running or loop is None or loop.is_closed():
+                return False
+            loop.call_soon_threadsafe(_end_the_prompt, app)
+            return True
+
         def read(prompt: str, words) -> str:
             try:
-                return session.prompt(prompt, completer=WordCompleter(list(words)))
+                with while_prompting(stop) if while_prompting else contextlib.nullcontext():
+                    return session.prompt(prompt, completer=WordCompleter(list(words)))
             except (KeyboardInterrupt, EOFError):
                 raise Quit from None
         return read
@@ -546,6 +558,11 @@ def line_reader(interactive: bool):
             raise Quit
         return line.rstrip("\r\n")
     return read_plain
+
+
+def _end_the_prompt(app) -> None:
+    if app.is_running and app.future is not None and not app.future.done():
+        app.exit(exception=KeyboardInterrupt)
 
 
 __all__ = ["Person", "Screen", "Quit", "line_reader", "plain_wanted", "parse_card_text",
