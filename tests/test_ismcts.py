@@ -32,10 +32,16 @@ def test_ismcts_specs_are_canonical_and_checked():
     assert (code >> E.SEARCH_BUDGET_SHIFT) & 0xFFFF == 1024
     assert (code >> E.SEARCH_ROLLOUT_SHIFT) & E.ROLLOUT_KIND == E.POL_GREEDY
     assert E.ISMCTS_C[(code >> E.SEARCH_MARGIN_SHIFT) & 3] == 0.35
+    # the paired root's margin in standard errors: 1 unless given (search's is 2)
+    assert check_policy("ismcts:margin=1") == "ismcts"
+    assert (policy_code("ismcts") >> E.ISMCTS_MARGIN_SHIFT) & 3 == 1
+    assert (policy_code("ismcts:margin=2:c=1.4") >> E.ISMCTS_MARGIN_SHIFT) & 3 == 2
     for bad, message in [("ismcts:iterations=0", "iterations='0' is not allowed; allowed: 256"),
                          ("ismcts:budget=8", "option 'budget' is not allowed; allowed for "
-                                             "ismcts: iterations, rollout, c, root, beliefs"),
+                                             "ismcts: iterations, rollout, c, root, margin, "
+                                             "beliefs"),
                          ("ismcts:root=both", "allowed: paired, plain"),
+                         ("ismcts:margin=5", "allowed: 1, 0, 2, 3"),
                          ("ismcts:beliefs=weighted", "allowed: public, lacks, oracle"),
                          ("ismcts:rollout=ismcts", "allowed: expert, greedy")]:
         with pytest.raises(SimulationError, match=message):
@@ -56,6 +62,9 @@ def test_an_ismcts_seat_plays_differently_from_its_rollout_policy():
     rules = SINGLE.replace(players=2)
     searched = simulate(rules, 40, seed=2, policies=["ismcts:iterations=32", "expert"])
     assert not searched.equals(simulate(rules, 40, seed=2, policies=["expert", "expert"]))
+    # the margin is read: with none, any option that led in its worlds replaces the rollout's
+    bold = simulate(rules, 40, seed=2, policies=["ismcts:iterations=32:margin=0", "expert"])
+    assert not searched.equals(bold)
 
 
 def test_the_tree_grows_below_the_root_and_is_bounded_by_the_iterations():

@@ -39,4 +39,7 @@ kernel_cache.choose()
 # and expert weighs an eight by its cost: it dumps one once an opponent is short, by how many
 # ordinary cards the eight is worth (games change under base and crazy_eights scales and other
 # valuations; hundred-scale games are byte-identical: scripts/games_digest.py)
-ENGINE_VERSION = 6
+# 7: ismcts's paired root switches from its rollout's move on a lead of one standard error, not
+# two (games with an ismcts seat at its default margin change; all others are byte-identical:
+# scripts/games_digest.py)
+ENGINE_VERSION = 7

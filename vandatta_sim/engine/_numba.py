@@ -3,9 +3,9 @@ that stamps every engine kernel with a digest of all the engine's sources, a lin
 numba's inliner, unchecked arrays, llvm intrinsics, and the plain twins of the last two.
 
 Everything here leans on numba internals (the cache's locator list, array data models, llvm
-intrinsics), so it sits together under the numba pin in ``pyproject.toml``; each piece has a
-test that fails if a numba release changes what it relies on (``tests/test_engine.py``,
-``tests/test_kernel_cache.py``).
+intrinsics, the inliner's copy of a callee's IR), so it sits together under the numba pin in
+``pyproject.toml``; each piece has a test that fails if a numba release changes what it relies
+on (``tests/test_engine.py``, ``tests/test_kernel_cache.py``).
 """
 
 from __future__ import annotations

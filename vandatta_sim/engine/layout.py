@@ -193,13 +193,14 @@ OPT_SEARCH_FLAT = 1 << 27  # alloc=flat: every option in every world (no racing)
 SEARCH_BUDGETS = (32, 1, 2, 4, 8, 16, 64, 128, 256, 512, 1024, 2048, 4096)  # the first: default
 # ismcts: information-set Monte Carlo tree search over the seat's own decisions (see search.py).
 # It shares search's rollout, beliefs and budget bits (the budget: iterations per decision);
-# its exploration constant c sits in the margin's bits.
+# its exploration constant c sits in search's margin bits, its own margin in ISMCTS_MARGIN_SHIFT.
 ISMCTS_ITERATIONS = (256, 16, 32, 64, 128, 512, 1024, 2048, 4096, 8192, 16384)
 ISMCTS_C = (0.7, 0.35, 1.0, 1.4)  # UCB1's exploration constant, by its code (the first: default)
 # root=plain: the root's options by UCB1 on their own outcomes, the decision the most played;
 # the default (paired) also plays the root's rollout move out in every iteration's world, on the
 # same random stream, and weighs the root's options by their outcome minus that one's
 OPT_ISMCTS_PLAIN_ROOT = 1 << 28
+ISMCTS_MARGIN_SHIFT = 29  # 2 bits: the paired root's margin in standard errors
 POLICY_OPTIONS = {
     "expert": {"eights": {"hold": 0, "dump": OPT_EIGHTS_DUMP, **{
         str(k): k << EIGHTS_AT_SHIFT for k in range(1, EIGHTS_AT_MAX + 1)}}},
@@ -221,6 +222,8 @@ POLICY_OPTIONS = {
                     for name in ("expert", "greedy", "random", "eight-dumper")},
         "c": {str(c): i << SEARCH_MARGIN_SHIFT for i, c in enumerate(ISMCTS_C)},
         "root": {"paired": 0, "plain": OPT_ISMCTS_PLAIN_ROOT},
+        # 1, not search's 2: at 256 iterations it won 1.6 pp more at 2 players (docs/policies.md)
+        "margin": {str(z): z << ISMCTS_MARGIN_SHIFT for z in (1, 0, 2, 3)},
         "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
                     "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
                     "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT}},

@@ -13,13 +13,13 @@ import numpy as np
 from ..cards import N_SUITS, N_TYPES
 from .layout import (
     ALL_SUITS, BELIEFS_WEIGHTED, C_POL, C_SCALE, C_SIZE, C_VALUE, DEAL_CAP, EIGHTS, EV_ESTIMATE,
-    G_DISCARD, G_LACKS, G_PLAY_SIZE, G_SIZE, HI, H_SIZE, ISMCTS_C, JK_SUPER_EIGHT, JOKERS,
-    MAX_SEATS, M_SINGLE, ONE, OPT_ISMCTS_PLAIN_ROOT, OPT_SEARCH_FLAT, OPT_SEARCH_MATCH,
-    OPT_SEARCH_POINTS, POL_ISMCTS, POL_KIND, ROLLOUT_KIND, ROLLOUT_TURNS, R_EIGHT_SAME,
-    R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING, SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT,
-    SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT, S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS,
-    S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT, S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_SUIT,
-    S_TOP_JOKER, TALON_SIZE, ZERO)
+    G_DISCARD, G_LACKS, G_PLAY_SIZE, G_SIZE, HI, H_SIZE, ISMCTS_C, ISMCTS_MARGIN_SHIFT,
+    JK_SUPER_EIGHT, JOKERS, MAX_SEATS, M_SINGLE, ONE, OPT_ISMCTS_PLAIN_ROOT, OPT_SEARCH_FLAT,
+    OPT_SEARCH_MATCH, OPT_SEARCH_POINTS, POL_ISMCTS, POL_KIND, ROLLOUT_KIND, ROLLOUT_TURNS,
+    R_EIGHT_SAME, R_JOKER_EFFECT, R_MATCH_KIND, R_MUST_PLAY, R_PLAYERS, R_STACKING,
+    SEARCH_BELIEFS_SHIFT, SEARCH_BUDGET_SHIFT, SEARCH_MARGIN_SHIFT, SEARCH_ROLLOUT_SHIFT,
+    S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS, S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT, S_ND,
+    S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_SUIT, S_TOP_JOKER, TALON_SIZE, ZERO)
 from ._numba import (
     NOTHING_FROZEN, _holds_playout_rules, _keep_alive, _low_bit, _playout_rules, _unchecked,
     _unchecked_rules, njit)
@@ -558,6 +558,7 @@ def ismcts_tree(C, G, H, p, n, duty, S):
     beliefs = (pol >> SEARCH_BELIEFS_SHIFT) & 3
     c = ISMCTS_C_VALUES[(pol >> SEARCH_MARGIN_SHIFT) & 3]
     paired = (pol & OPT_ISMCTS_PLAIN_ROOT) == 0
+    z = np.float64((pol >> ISMCTS_MARGIN_SHIFT) & 3)
     max_nodes = iterations + 1
     max_edges = max_nodes * MAX_OPTIONS
     cards = np.empty(max_edges, np.int64)
@@ -613,8 +614,8 @@ def ismcts_tree(C, G, H, p, n, duty, S):
         if not paired:  # the option played most
             if visits[o] > visits[choice]:
                 choice = o
-        elif o != base[0] and visits[o] > 1:  # search's rule: a lead of two standard errors
-            low = _lead_lower_bound(advantage[o], advantage_sq[o], visits[o], 2.0)
+        elif o != base[0] and visits[o] > 1:  # search's rule: a lead of z standard errors
+            low = _lead_lower_bound(advantage[o], advantage_sq[o], visits[o], z)
             if low > lead:
                 lead = low
                 choice = o
