@@ -9,15 +9,24 @@ on ``sys.path``, so a test module imports them by name: ``from conftest import D
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+from hypothesis import settings
 
 from vandatta_sim.cards import SUIT_SYMBOLS, card_name, parse_card
 from vandatta_sim.rules import Rules
 from vandatta_sim.trace import DRAW_CAUSES, END_REASONS, Event, as_rows, narrate
+
+# The property tests draw the same examples on every run (a seed per test): a red CI is then a
+# failure anyone can rerun, not a draw the next run may miss. HYPOTHESIS_PROFILE=explore draws
+# new examples each run, to look for more.
+settings.register_profile("fixed", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
 # ---------------------------------------------------------------------------------------------
 # Traces written row by row (the referee tests)
