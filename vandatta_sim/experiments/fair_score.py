@@ -20,8 +20,9 @@ eight's hand-size threshold for dumping is its cost in ordinary cards // ``eight
 linearly (per game, so the interpolated mean has the exact paired variance of the two
 endpoints' combination). ``value`` is the smallest score where the mean curve crosses 0. The
 interval is **test inversion**: every score v in the grid's range at which the paired z-test
-does not reject mean Δ(v) = 0 at 95 %, scanned on a fine sub-grid of each segment and widened
-outward by one sub-step; reported as its hull, so a curve that comes near 0 twice gives one
+does not reject mean Δ(v) = 0 at 95 %, scanned on a fine sub-grid of each segment, with the
+mean curve's own zeros (never rejected, even where a steep curve accepts less than a sub-step
+around them), and widened outward by one sub-step; reported as its hull, so a curve that comes near 0 twice gives one
 wide interval. It is a 95 % confidence set for s* whatever the number of grid scores (one test
 per candidate, no multiplicity). Where no score of the range is accepted, the data exclude a
 fair score there at 95 %: with every Δ below 0 one more card saves its holder points at every
@@ -105,11 +106,17 @@ def _inversion(x: np.ndarray, grid: Sequence[int], z: float) -> tuple[float, flo
         var = ((1 - t) ** 2 * cov[i, i] + 2 * t * (1 - t) * cov[i, i + 1]
                + t ** 2 * cov[i + 1, i + 1]) / max(n, 1)
         ok = np.abs(m) <= z * np.sqrt(np.maximum(var, 0.0))
-        if not ok.any():
+        v = grid[i] + t * (grid[i + 1] - grid[i])
+        accepted = v[ok]
+        crossing = _root(mean[i:i + 2], grid[i:i + 2])
+        if np.isfinite(crossing):
+            # where the mean curve is 0 the test cannot reject, however steep the curve: a
+            # crossing between two sub-steps is accepted too, so the root is never outside
+            accepted = np.append(accepted, crossing)
+        if not len(accepted):
             continue
         step = (grid[i + 1] - grid[i]) / SUBSTEPS
-        v = grid[i] + t * (grid[i + 1] - grid[i])
-        first, last = v[ok][0], v[ok][-1]
+        first, last = accepted.min(), accepted.max()
         # outward by one sub-step, never beyond the grid
         first, last = max(first - step, grid[0]), min(last + step, grid[-1])
         low = first if np.isnan(low) else min(low, first)
