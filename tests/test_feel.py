@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pandas as pd
 from feel_recount import recount
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_engine import rule_sets
 
@@ -45,6 +45,13 @@ def check_against_traces(rules: Rules, seed: int, policies, games: int) -> pd.Da
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), policy=st.sampled_from(
     ["random", "greedy", "expert", "eight-dumper", "search:budget=2", "mixed"]))
+@example(rules=Rules(  # a start joker kept (the talon holds nothing else to turn)
+    players=7, decks="auto", hand_size=15, jokers=1, joker_effect="reverse", start_eight="bury",
+    start_ace="all_draw", must_play=False, stacking=False, eight_follow="next_player",
+    eight_on_ace=False, eight_on_eight=False, ace_on_eight=False, ace_on_ace="forbidden",
+    ace_draw=0, ace_extra_turn=False, draw_limit=0, specials_only_must_draw=False,
+    out_on_special=False, last_card_start_suit=False, two_draws_two=False, call_at=1,
+    call_penalty=0, reshuffles=0, scale="base", match="single"), seed=2, policy="random")
 def test_the_engine_measures_agree_with_a_recount_from_the_traces(rules, seed, policy):
     policies = MIXED[: rules.players] if policy == "mixed" else policy
     check_against_traces(rules, seed, policies, 6)

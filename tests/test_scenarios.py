@@ -19,6 +19,7 @@ import pytest
 from conftest import PASS, C, D, Deal, N, P, P_tied, T, readable
 
 from vandatta_sim.cards import card_name
+from vandatta_sim.referee import referee
 from vandatta_sim.rules import Rules
 from vandatta_sim.simulate import SimulationError, simulate, trace_game
 from vandatta_sim.trace import Event, as_rows
@@ -1124,6 +1125,39 @@ def test_two_buried_start_cards_in_a_row_in_a_scripted_deal():
     d = Deal("♥3 ♥4 | ♦3 ♦4 | ♠8 ♥8 ♣5 | " + TALON, hand_size=2)
     d.opening_is([("START", "♠8"), ("BURY", "♠8"), ("START", "♥8"), ("BURY", "♥8"),
                   ("START", "♣5")])
+
+
+# A start special kept (rule 4): four seats of twelve take every card that could stay, so the
+# talon holds only cards the rules bury too and the first one turned up stays, as a plain card.
+HEARTS, SPADES = "♥2 ♥3 ♥4 ♥5 ♥6 ♥7 ♥9 ♥10 ♥J ♥Q ♥K", "♠2 ♠3 ♠4 ♠5 ♠6 ♠7 ♠9 ♠10 ♠J ♠Q ♠K"
+DIAMONDS, CLUBS = "♦2 ♦3 ♦4 ♦5 ♦6 ♦7 ♦9 ♦10 ♦J ♦Q ♦K", "♣2 ♣3 ♣4 ♣5 ♣6 ♣7 ♣9 ♣10 ♣J ♣Q ♣K"
+
+
+def kept(script: str, **fields) -> Deal:
+    d = Deal(script, players=4, hand_size=12, **fields)
+    referee(d.trace, d.rules)
+    return d
+
+
+def test_a_kept_start_joker_takes_any_card_but_a_joker():
+    d = kept(f"♥A {HEARTS} | ♠A {SPADES} | ♦A {DIAMONDS} | ♣A {CLUBS} | JK | ♣8 ♦8 ♥8 ♠8",
+             jokers=1)
+    d.opening_is([("START", "JK")])  # not buried: only eights are left to turn
+    d.starts_with([T(0), P(0, "♥A")])  # no club and no eight: anything goes on it
+
+
+def test_a_kept_start_ace_is_matched_as_a_plain_card():
+    d = kept(f"♥8 {HEARTS} | ♠8 {SPADES} | ♦8 {DIAMONDS} | ♣8 {CLUBS} | ♣A | ♦A ♥A ♠A",
+             start_ace="bury", eight_on_ace=False)
+    d.opening_is([("START", "♣A")])  # no draws for the others: it has no effect
+    d.starts_with([T(0), P(0, "♥8"), N(0, "♥")])  # an eight goes on it, as on any plain card
+
+
+def test_a_kept_start_eight_takes_no_joker():
+    d = kept(f"JK {HEARTS} | ♠A {SPADES} | ♦A {DIAMONDS} | JK2 {CLUBS} | ♣8 | ♥A ♣A ♥8 ♦8 ♠8",
+             jokers=2, start_ace="bury")
+    d.opening_is([("START", "♣8")])  # no suit named: it has no effect
+    assert d.play[:2] == [T(0), ("DRAW", 0, "♥A", "draw")], d.text  # the joker may not go on it
 
 
 def test_specials_only_must_draw_counts_a_joker_as_special():

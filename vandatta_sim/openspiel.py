@@ -35,6 +35,7 @@ import pyspiel
 
 from . import step as S
 from .cards import JOKER_TYPES, N_DECK_TYPES, N_SUITS, N_TYPES, card_name, is_special
+from .engine.layout import EFFECT_NAMES
 from .referee import GameState, RefereeError, card_fits, legal_plays
 from .rules import Rules, RulesError, get_preset, parse_override
 from .trace import Event
@@ -254,7 +255,7 @@ def _pieces(players: int, perfect_recall: bool, private: bool) -> list[tuple[str
     if private:
         pieces.append(("hand", (N_TYPES,)))
     pieces += [("hand_sizes", (players,)), ("totals", (players,)), ("top", (N_TYPES + 1,)),
-               ("suit", (N_SUITS + 1,)), ("effect", (3,)), ("direction", (1,)),
+               ("suit", (N_SUITS + 1,)), ("effect", (len(EFFECT_NAMES),)), ("direction", (1,)),
                ("duty", (1,)), ("talon", (1,)), ("pile", (N_TYPES,))]
     if perfect_recall:
         pieces += [("played", (players, N_TYPES)), ("draws", (players,)),
@@ -311,8 +312,8 @@ class VandattaObserver:
         parts["hand_sizes"][:] = view.hand_sizes
         parts["totals"][:] = view.totals
         parts["top"][view.top] = 1  # -1 (none) is the last slot
-        parts["suit"][view.suit] = 1
-        parts["effect"][("ordinary", "ace", "eight").index(view.effect)] = 1
+        parts["suit"][view.suit] = 1  # -1 (none) is the last slot
+        parts["effect"][EFFECT_NAMES.index(view.effect)] = 1
         parts["direction"][0] = view.direction
         parts["duty"][0] = view.duty
         parts["talon"][0] = view.talon

@@ -79,8 +79,9 @@ class Observation:
     ``events`` are the engine's trace rows ``(kind, seat, a, b)`` (format: docs/engine-rules.md)
     as this seat saw them: the cards dealt to or drawn by another seat (and a swap's) read -1.
     ``hand_sizes``, ``totals``: per seat (0 for a seat not in the deal). ``top``: the pile's
-    top card type; ``suit``: the suit in force; ``effect``: what the top asks for (``ordinary``,
-    ``ace``, ``eight``); ``duty``: cards a pending counter-ace or two duty would draw."""
+    top card type; ``suit``: the suit in force (-1 where none: a start joker kept as a plain
+    card); ``effect``: what the top asks for (``ordinary``, ``ace``, ``eight``, or ``any`` card
+    but a joker on that kept joker); ``duty``: cards a pending counter-ace or two duty would draw."""
 
     seat: int
     hand: tuple[int, ...]
@@ -368,7 +369,8 @@ class State:
             seat=seat, hand=self.hand(seat), hand_sizes=sizes,
             totals=tuple(int(G[E.G_TOTALS + s]) for s in range(players)),
             pile=tuple(int(c) for c in G[E.G_DISCARD: E.G_DISCARD + G[E.S_ND]]), top=top,
-            suit=int(G[E.S_SUIT]), effect=("ordinary", "ace", "eight")[int(G[E.S_EFF])],
+            suit=-1 if G[E.S_EFF] == E.EFF_ANY else int(G[E.S_SUIT]),
+            effect=E.EFFECT_NAMES[int(G[E.S_EFF])],
             direction=int(G[E.S_DIR]), duty=int(G[E.S_DUTY_ACE] + G[E.S_DUTY_TWO]),
             talon=int(G[E.S_NT]), deal=int(G[E.S_DEAL_NO]), to_move=self.current_player(),
             events=events)

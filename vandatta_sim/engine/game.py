@@ -16,7 +16,7 @@ from .layout import (
     AA_COUNTER, AA_FORBIDDEN, ACES, ALL_SUITS, CALL_OPTIONS, CAUSE_ACE, CAUSE_CALL,
     CAUSE_COUNTER, CAUSE_DRAW, CAUSE_START_ACE, CAUSE_TWO, C_FORGET, C_POL, DK_CALL, DK_DUTY,
     DK_FOLLOW, DK_MOVE, DK_STACK, DK_SUIT, C_SCALE, C_SCRIPT, C_SCRIPT_LEN,
-    EFF_ACE, EFF_EIGHT, EFF_ORDINARY, EIGHTS, END_BLOCKED, END_CAPPED, END_WON, EV_BURY,
+    EFF_ACE, EFF_ANY, EFF_EIGHT, EFF_ORDINARY, EIGHTS, END_BLOCKED, END_CAPPED, END_WON, EV_BURY,
     EV_CALL, EV_DEAL, EV_DRAW, EV_END_DEAL, EV_NAME_SUIT, EV_NEW_DEAL, EV_PASS, EV_PLAY,
     EV_RESHUFFLE, EV_START, EV_SWAP, EV_TURN, G_DISCARD, G_LACKS, G_POINTS, G_TALON, HI, H_RNG,
     H_SIZE, JK_DRAW_TWO, JK_REVERSE, JOKERS, ONE, ORDINARY, POL_KIND, POL_SEARCH, ROLLOUT_KIND,
@@ -27,7 +27,7 @@ from .layout import (
     SA_ALL_BUT_DEALER, SA_BURY, SA_DEALER, SEARCH_ROLLOUT_SHIFT, SE_BURY, SE_DEALER,
     S_CALL_FORGOT, S_DEAL_NO, S_DIR, S_DRAWS, S_DUTY_ACE, S_DUTY_TWO, S_EFF, S_FORCE_SUIT,
     S_ND, S_NO_STACK, S_NT, S_PLAYS, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_START_SUIT, S_SUIT,
-    S_SWAPPED, S_TOP_JOKER, S_TURNS, TALON_SIZE, TURN_CAP, TWOS, ZERO)
+    S_SWAPPED, S_TOP_JOKER, S_TURNS, TURN_CAP, TWOS, ZERO)
 from ._numba import (
     NOTHING_FROZEN, _keep_alive, _low_bit, _nth_bit, _popcount, _unchecked, _unchecked_rules,
     inline, njit)
@@ -107,7 +107,7 @@ def _last_card_mask(C, G):
     m = ~ZERO
     if not C[R_OUT_ON_SPECIAL]:
         m = ORDINARY
-    if C[R_LAST_START_SUIT]:
+    if C[R_LAST_START_SUIT] and G[S_START_SUIT] < N_SUITS:  # a kept start joker has no suit
         m &= _suit_mask(G[S_START_SUIT])
     return m
 
@@ -146,6 +146,8 @@ def _on_top(C, G):
         m = _suit_mask(suit) | _rank_mask(G[S_RANK]) | EIGHTS
         if not G[S_TOP_JOKER]:
             m |= JOKERS
+    elif eff == EFF_ANY:
+        m = ORDINARY | EIGHTS | ACES
     elif eff == EFF_ACE:
         m = _suit_mask(suit) & ORDINARY
         if C[R_ACE_ON_ACE] != AA_FORBIDDEN:
@@ -452,16 +454,29 @@ def _swap_in(G, H, tr, q, rank):
             k -= 1
 
 
+@inline
+def _stays(C, card):
+    """May ``card`` stay as the start card (it is not one the rules bury)?"""
+    b = _bit(card)
+    return not ((b & JOKERS) or ((b & EIGHTS) and C[R_START_EIGHT] == SE_BURY) or (
+        (b & ACES) and C[R_START_ACE] == SA_BURY))
+
+
+@inline
+def _talon_holds_one_that_stays(C, G):
+    for j in range(G[S_NT]):
+        if _stays(C, G[G_TALON + j]):
+            return True
+    return False
+
+
 @njit
 def _start_card(C, G, H, tr, n):
     card = _take(G, H)
     _emit(G, tr, EV_START, -1, card, 0)
-    for _ in range(TALON_SIZE):
-        b = _bit(card)
-        bury = (b & JOKERS) or ((b & EIGHTS) and C[R_START_EIGHT] == SE_BURY) or (
-            (b & ACES) and C[R_START_ACE] == SA_BURY)
-        if not bury or G[S_NT] == 0:
-            break
+    # bury and turn again while the talon holds a card that could stay (rule 4); each turn
+    # draws at random, so this ends (a scripted pack turns its cards in order)
+    while not _stays(C, card) and _talon_holds_one_that_stays(C, G):
         again = _take(G, H)
         if G[S_SCRIPTED] == 1:  # a scripted pack is ordered: the buried card goes to the bottom
             for j in range(G[S_NT], 0, -1):
@@ -476,16 +491,22 @@ def _start_card(C, G, H, tr, n):
     G[G_DISCARD + 0] = card
     G[S_ND] = 1
     b = _bit(card)
-    if b & JOKERS:  # kept only when nothing else could be turned: clubs are in force
+    if not _stays(C, card):  # kept as a plain card: no effect, and no joker goes on it
+        _set_top(G, card)
         G[S_TOP_JOKER] = 1
-        G[S_EFF] = EFF_EIGHT
-        G[S_SUIT] = 0
+        if b & JOKERS:  # nothing to match: any card but a joker, and no start suit
+            G[S_EFF] = EFF_ANY
+            G[S_SUIT] = 0
+            G[S_RANK] = 0
+            G[S_START_SUIT] = N_SUITS
+            return
+        G[S_EFF] = EFF_ORDINARY  # a kept ace asks for its suit or rank, not as a played ace
     else:
         _set_top(G, card)
-        if (b & EIGHTS) and C[R_START_EIGHT] != SE_BURY:
+        if b & EIGHTS:
             namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
             _name(C, G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
-        elif (b & ACES) and C[R_START_ACE] != SA_BURY:
+        elif b & ACES:
             mode = C[R_START_ACE]
             first = n - 1 if mode == SA_DEALER else 0
             last = n - 2 if mode == SA_ALL_BUT_DEALER else n - 1

@@ -158,7 +158,12 @@ DECISION_KINDS = ("move", "duty", "stack", "suit", "follow", "call")
 DK_MOVE, DK_DUTY, DK_STACK, DK_SUIT, DK_FOLLOW, DK_CALL = range(len(DECISION_KINDS))
 CALL_OPTIONS = 3  # bit 0: forget the call, bit 1: say it
 
-EFF_ORDINARY, EFF_ACE, EFF_EIGHT = 0, 1, 2  # what the effective top card asks for
+# What the effective top card asks for; EFF_ANY: a start joker kept because the talon held no
+# card to turn instead (any card but a joker). S_TOP_JOKER: the top takes no joker (a joker on
+# top, or a start special kept: a joker goes on ordinary cards only).
+EFF_ORDINARY, EFF_ACE, EFF_EIGHT, EFF_ANY = 0, 1, 2, 3
+#: what an observation calls each effect (vandatta_sim.step, the OpenSpiel adapter)
+EFFECT_NAMES = ("ordinary", "ace", "eight", "any")
 
 # --- policies: to add one, add its name here and its branches in policies.py -----------------
 POLICIES = ("random", "greedy", "expert", "eight-dumper", "search", "ismcts")
