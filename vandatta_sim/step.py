@@ -81,7 +81,8 @@ class Observation:
     ``hand_sizes``, ``totals``: per seat (0 for a seat not in the deal). ``top``: the pile's
     top card type; ``suit``: the suit in force (-1 where none: a start joker kept as a plain
     card); ``effect``: what the top asks for (``ordinary``, ``ace``, ``eight``, or ``any`` card
-    but a joker on that kept joker); ``duty``: cards a pending counter-ace or two duty would draw."""
+    but a joker on that kept joker); ``duty``: cards a pending counter-ace or two duty would
+    draw."""
 
     seat: int
     hand: tuple[int, ...]

@@ -22,11 +22,12 @@ endpoints' combination). ``value`` is the smallest score where the mean curve cr
 interval is **test inversion**: every score v in the grid's range at which the paired z-test
 does not reject mean Δ(v) = 0 at 95 %, scanned on a fine sub-grid of each segment, with the
 mean curve's own zeros (never rejected, even where a steep curve accepts less than a sub-step
-around them), and widened outward by one sub-step; reported as its hull, so a curve that comes near 0 twice gives one
-wide interval. It is a 95 % confidence set for s* whatever the number of grid scores (one test
-per candidate, no multiplicity). Where no score of the range is accepted, the data exclude a
-fair score there at 95 %: with every Δ below 0 one more card saves its holder points at every
-score of the grid. Where the accepted set reaches the grid's top the interval is open above.
+around them), and widened outward by one sub-step; reported as its hull, so a curve that comes
+near 0 twice gives one wide interval. It is a 95 % confidence set for s* whatever the number of
+grid scores (one test per candidate, no multiplicity). Where no score of the range is accepted,
+the data exclude a fair score there at 95 %: with every Δ below 0 one more card saves its holder
+points at every score of the grid. Where the accepted set reaches the grid's top the interval
+is open above.
 """
 
 from __future__ import annotations
