@@ -491,29 +491,25 @@ def _start_card(C, G, H, tr, n):
     G[G_DISCARD + 0] = card
     G[S_ND] = 1
     b = _bit(card)
+    _set_top(G, card)
     if not _stays(C, card):  # kept as a plain card: no effect, and no joker goes on it
-        _set_top(G, card)
         G[S_TOP_JOKER] = 1
-        if b & JOKERS:  # nothing to match: any card but a joker, and no start suit
+        G[S_EFF] = EFF_ORDINARY  # a kept ace asks for its suit or rank, not as a played ace
+        if b & JOKERS:  # nothing to match: any card but a joker
             G[S_EFF] = EFF_ANY
             G[S_SUIT] = 0
             G[S_RANK] = 0
-            G[S_START_SUIT] = N_SUITS
-            return
-        G[S_EFF] = EFF_ORDINARY  # a kept ace asks for its suit or rank, not as a played ace
-    else:
-        _set_top(G, card)
-        if b & EIGHTS:
-            namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
-            _name(C, G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
-        elif b & ACES:
-            mode = C[R_START_ACE]
-            first = n - 1 if mode == SA_DEALER else 0
-            last = n - 2 if mode == SA_ALL_BUT_DEALER else n - 1
-            for q in range(first, last + 1):
-                _draw_n(C, G, H, tr, q, C[R_ACE_DRAW],
-                        CAUSE_START_ACE)
-    G[S_START_SUIT] = G[S_SUIT]
+    elif b & EIGHTS:
+        namer = n - 1 if C[R_START_EIGHT] == SE_DEALER else 0
+        _name(C, G, H, tr, C[C_POL + _seat(G, namer)], namer, ALL_SUITS, G[G_LACKS + 0])
+    elif b & ACES:
+        mode = C[R_START_ACE]
+        first = n - 1 if mode == SA_DEALER else 0
+        last = n - 2 if mode == SA_ALL_BUT_DEALER else n - 1
+        for q in range(first, last + 1):
+            _draw_n(C, G, H, tr, q, C[R_ACE_DRAW], CAUSE_START_ACE)
+    # a kept joker sets no start suit (last_card_start_suit)
+    G[S_START_SUIT] = N_SUITS if G[S_EFF] == EFF_ANY else G[S_SUIT]
 
 
 @njit
