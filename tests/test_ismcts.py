@@ -42,7 +42,7 @@ def test_ismcts_specs_are_canonical_and_checked():
                                              "beliefs"),
                          ("ismcts:root=both", "allowed: paired, plain"),
                          ("ismcts:margin=5", "allowed: 1, 0, 2, 3"),
-                         ("ismcts:beliefs=weighted", "allowed: public, lacks, oracle"),
+                         ("ismcts:beliefs=seen", "allowed: public, lacks, oracle, weighted"),
                          ("ismcts:rollout=ismcts", "allowed: expert, greedy")]:
         with pytest.raises(SimulationError, match=message):
             check_policy(bad)
@@ -86,6 +86,35 @@ def test_no_peeking_hidden_cards_do_not_change_the_decision(policy):
     for state in ((G, H), (_with_public_facts(G, H), H)):
         seen = _decide(*state, seed=5, policy=policy)
         assert _same(seen, _decide(*_swap_hidden(*state), seed=5, policy=policy))
+
+
+def _with_a_recorded_choice(G, H):
+    """The state after seat 1, holding 8 cards, chose to play a card of the start card's suit
+    from the talon's cards (now the top): the choice beliefs=weighted weighs its worlds by."""
+    G = G.copy()
+    start = int(G[E.G_DISCARD])
+    card = next(int(c) for c in G[E.G_TALON:E.G_TALON + G[E.S_NT]]
+                if c % 4 == start % 4 and c // 4 not in (0, 1, 7))  # no ace, two or eight
+    talon = [int(c) for c in G[E.G_TALON:E.G_TALON + G[E.S_NT]] if c != card]
+    G[E.G_TALON:E.G_TALON + len(talon)], G[E.S_NT] = talon, len(talon)
+    G[E.G_DISCARD + 1], G[E.S_ND] = card, 2
+    G[E.S_SUIT], G[E.S_RANK] = card % 4, card // 4
+    at = E.G_CHOICES + (1 * E.CHOICES_KEPT) * E.CHOICE_FIELDS
+    G[at:at + E.CHOICE_FIELDS] = [card, E.EFF_ORDINARY | (start % 4) << 2 | (start // 4) << 4,
+                                  8, 0, E.MAX_SEATS]
+    G[E.G_CHOICES_N + 1] = 1
+    return G
+
+
+def test_weighted_worlds_read_the_recorded_choices_and_no_hidden_card():
+    G, H = _rich_state()
+    G = _with_a_recorded_choice(G, H)
+    policy = "ismcts:iterations=64:beliefs=weighted"
+    seen = _decide(G, H, seed=5, policy=policy)
+    assert _same(seen, _decide(*_swap_hidden(G, H), seed=5, policy=policy))
+    unrecorded = G.copy()
+    unrecorded[E.G_CHOICES_N + 1] = 0
+    assert not _same(seen, _decide(unrecorded, H, seed=5, policy=policy))
 
 
 def test_the_decision_depends_on_what_the_seat_sees_and_the_oracle_peeks():

@@ -74,3 +74,19 @@ def test_kernel_code_diff_sees_the_same_code_and_code_swapped_between_signatures
     entries[1].write_bytes(first)
     swapped = _code_diff(a.parent, b.parent)
     assert swapped.returncode == 1 and swapped.stdout.count("differs: kernels.run_batch_nb") == 2
+
+
+def test_card_locations_finds_every_unseen_card_in_a_hand_or_the_talon():
+    sys.path.insert(0, str(SCRIPTS))
+    from card_locations import BUCKETS, locations
+    from vandatta_sim.rules import get_preset
+
+    for rules in (get_preset("standard").replace(players=4, match="single"),
+                  get_preset("seed002").replace(players=6, match="single", jokers=1)):  # 2 decks
+        found, expected, unseen, talon = locations(rules, "expert", 6, seed=3)
+        for rank in range(14):
+            assert sum(found[rank, b] for b in BUCKETS) + talon[rank] == unseen[rank]
+        for b in BUCKETS:  # a uniform deal puts as many cards in the hands as they hold
+            in_hands = sum(found[rank, b] for rank in range(14))
+            assert in_hands == pytest.approx(sum(expected[rank, b] for rank in range(14)))
+        assert sum(found.values()) > 0 and (unseen[13] > 0) == (rules.jokers > 0)

@@ -231,7 +231,8 @@ POLICY_OPTIONS = {
         "margin": {str(z): z << ISMCTS_MARGIN_SHIFT for z in (1, 0, 2, 3)},
         "beliefs": {"public": BELIEFS_PUBLIC << SEARCH_BELIEFS_SHIFT,
                     "lacks": BELIEFS_LACKS << SEARCH_BELIEFS_SHIFT,
-                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT}},
+                    "oracle": BELIEFS_ORACLE << SEARCH_BELIEFS_SHIFT,
+                    "weighted": BELIEFS_WEIGHTED << SEARCH_BELIEFS_SHIFT}},
 }
 ROLLOUT_TURNS = 1000  # a playout longer than this counts as not won (points: as it stands)
 # --- expert's weights: its decisions are features times these (see _expert_pick, _choose) -------

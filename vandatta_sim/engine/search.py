@@ -376,9 +376,9 @@ def search_decision_nb(constants, frozen, G_memory, H_memory, p, n, seed):
 # option on the path. The root is paired (the default): every iteration also plays the root's
 # rollout move out in the same world on the same random stream, the root's options are chosen by
 # UCB1 on their outcome minus that one's (a far smaller spread than the outcome's), and the
-# decision is search's rule: the rollout's move unless another leads it by two standard errors
-# (4 players, 16,000 deals: 27.8% against 25.4% with the plain root, whose decision is the
-# option played most; docs/policies.md).
+# decision is search's rule: the rollout's move unless another leads it by the margin's
+# standard errors (1 by default; 4 players, 16,000 deals, margin 2: 27.8% against 25.4% with the
+# plain root, whose decision is the option played most; docs/policies.md).
 # Below the root the seat's own later moves are searched too (what root-only search lacks:
 # every later move of its own was the rollout policy's); the opponents stay a model (their
 # rollout policy), so no node belongs to them. Within a node the options are the same in every
@@ -419,9 +419,9 @@ def _ismcts_find(keys, slots, key):
 
 @njit
 def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, paired, S, Gw,
-                       Hw, G2, H2, G3, H3, pool, unseen, no_trace, first, counts, base, visits,
-                       wins, advantage, advantage_sq, node_visits, keys, slots, cards, suits,
-                       no_stack):
+                       Hw, G2, H2, G3, H3, Gc, Hc, Gs, Hs, pool, unseen, no_trace, first, counts,
+                       base, visits, wins, advantage, advantage_sq, node_visits, keys, slots,
+                       cards, suits, no_stack):
     """Run the iterations (see the section's comment) on rules Cx (every seat its rollout
     policy); the tree's arrays are filled in place. Compiled once per kind of Cx."""
     path_edge = np.empty(ROLLOUT_TURNS, np.int64)  # the options played, and their nodes
@@ -429,8 +429,13 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
     nodes = 1
     edges = k_root
     base_outcome = 0.0
+    if beliefs == BELIEFS_WEIGHTED:  # Gc, Gs: the candidate worlds' and the weights' scratch
+        _copy_state(Gs, Hs, G, H, G_SIZE)
     for it in range(iterations):
-        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
+        if beliefs == BELIEFS_WEIGHTED:
+            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs)
+        else:
+            _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
         _copy_state(G2, H2, Gw, Hw, G_PLAY_SIZE)
         stream = _next_u64(S)
         _seed_rng(H2, stream)
@@ -584,12 +589,14 @@ def ismcts_tree(C, G, H, p, n, duty, S):
     _copy_into(Cr_memory, C, C_SIZE)
     for q in range(MAX_SEATS):
         Cr_memory[C_POL + q] = (pol >> SEARCH_ROLLOUT_SHIFT) & 3
-    memory = np.empty((3, G_SIZE), np.int64)
-    hands = np.empty((3, H_SIZE), np.uint64)
+    memory = np.empty((5, G_SIZE), np.int64)
+    hands = np.empty((5, H_SIZE), np.uint64)
     scratch = np.empty(TALON_SIZE + N_TYPES, np.int64)
     no_trace_memory = np.zeros(0, np.int8)
     Gw, G2, G3 = _unchecked(memory[0]), _unchecked(memory[1]), _unchecked(memory[2])
     Hw, H2, H3 = _unchecked(hands[0]), _unchecked(hands[1]), _unchecked(hands[2])
+    Gc, Gs, Hc, Hs = (_unchecked(memory[3]), _unchecked(memory[4]), _unchecked(hands[3]),
+                      _unchecked(hands[4]))
     pool = _unchecked(scratch[:TALON_SIZE])
     unseen = _unchecked(scratch[TALON_SIZE:])
     no_trace = _unchecked(no_trace_memory)
@@ -597,14 +604,15 @@ def ismcts_tree(C, G, H, p, n, duty, S):
     if _holds_playout_rules(Cr_memory, C):
         nodes = _ismcts_iterations(_playout_rules(Cr_memory, C), C, G, H, p, n, duty, k_root,
                                    iterations, c, beliefs, paired, S, Gw, Hw, G2, H2, G3, H3,
-                                   pool, unseen, no_trace, first, counts, base, visits, wins,
-                                   advantage, advantage_sq, node_visits, keys, slots, cards,
-                                   suits, no_stack)
+                                   Gc, Hc, Gs, Hs, pool, unseen, no_trace, first, counts, base,
+                                   visits, wins, advantage, advantage_sq, node_visits, keys,
+                                   slots, cards, suits, no_stack)
     else:
         nodes = _ismcts_iterations(Cr, C, G, H, p, n, duty, k_root, iterations, c, beliefs,
-                                   paired, S, Gw, Hw, G2, H2, G3, H3, pool, unseen, no_trace,
-                                   first, counts, base, visits, wins, advantage, advantage_sq,
-                                   node_visits, keys, slots, cards, suits, no_stack)
+                                   paired, S, Gw, Hw, G2, H2, G3, H3, Gc, Hc, Gs, Hs, pool,
+                                   unseen, no_trace, first, counts, base, visits, wins,
+                                   advantage, advantage_sq, node_visits, keys, slots, cards,
+                                   suits, no_stack)
     _keep_alive(Cr_memory, memory)
     _keep_alive(hands, scratch)
     _keep_alive(no_trace_memory, no_trace_memory)
