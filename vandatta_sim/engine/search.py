@@ -31,7 +31,7 @@ from .game import (
     _deal_hands, _duty_answers, _hand_points, _hand_points_all, _legal, _on_top, _playout_turns,
     _start_card)
 from .match import MATCH_GOES_ON, _after_deal, _next_dealer, _seat_order
-from .worlds import _determinize, _weighted_world
+from .worlds import _world
 
 
 # ================================================================================================
@@ -234,10 +234,7 @@ def search_values(C, G, H, p, n, duty, cards, suits, no_stack, k, base, S):
     if beliefs == BELIEFS_WEIGHTED:  # Gc, Gs: the candidate worlds' and the weights' scratch
         _copy_state(Gs, Hs, G, H, G_SIZE)
     while worlds < max_worlds and playouts >= left and left > 1:
-        if beliefs == BELIEFS_WEIGHTED:
-            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs)
-        else:
-            _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
+        _world(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs, Gc, Hc, Gs, Hs)
         playout_seed = _next_u64(S)
         first = 0.0
         for i in range(k):
@@ -432,10 +429,7 @@ def _ismcts_iterations(Cx, C, G, H, p, n, duty, k_root, iterations, c, beliefs, 
     if beliefs == BELIEFS_WEIGHTED:  # Gc, Gs: the candidate worlds' and the weights' scratch
         _copy_state(Gs, Hs, G, H, G_SIZE)
     for it in range(iterations):
-        if beliefs == BELIEFS_WEIGHTED:
-            _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs)
-        else:
-            _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
+        _world(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs, Gc, Hc, Gs, Hs)
         _copy_state(G2, H2, Gw, Hw, G_PLAY_SIZE)
         stream = _next_u64(S)
         _seed_rng(H2, stream)

@@ -9,11 +9,12 @@ import numpy as np
 
 from ..cards import N_DECK_TYPES, N_SUITS, N_TYPES
 from .layout import (
-    ALL_SUITS, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_PUBLIC, CHOICES_KEPT, CHOICE_FIELDS, C_POL,
-    EIGHTS, G_CHOICES, G_CHOICES_N, G_DISCARD, G_LACKS, G_NAMED, G_NAMED_ALLOWED, G_NAMED_COUNT,
-    G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N, G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE,
-    ONE, POL_KIND, POL_SEARCH, ROLLOUT_KIND, R_DECKS, R_JOKERS, R_MUST_PLAY, SEARCH_ROLLOUT_SHIFT,
-    S_EFF, S_ND, S_NT, S_RANK, S_RESHUFFLES, S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, ZERO)
+    ALL_SUITS, BELIEFS_LACKS, BELIEFS_ORACLE, BELIEFS_PUBLIC, BELIEFS_WEIGHTED, CHOICES_KEPT,
+    CHOICE_FIELDS, C_POL, EIGHTS, G_CHOICES, G_CHOICES_N, G_DISCARD, G_LACKS, G_NAMED,
+    G_NAMED_ALLOWED, G_NAMED_COUNT, G_PLAY_SIZE, G_RESHUFFLED, G_SIZE, G_STRONG, G_STRONG_N,
+    G_TALON, G_WIDE, G_WIDE_N, HI, H_SIZE, ONE, POL_KIND, POL_SEARCH, ROLLOUT_KIND, R_DECKS,
+    R_JOKERS, R_MUST_PLAY, SEARCH_ROLLOUT_SHIFT, S_EFF, S_ND, S_NT, S_RANK, S_RESHUFFLES,
+    S_SCRIPTED, S_SUIT, S_TOP_JOKER, TALON_SIZE, ZERO)
 from ._numba import _keep_alive, _low_bit, _popcount, _unchecked, inline, njit
 from .primitives import (
     U11, _bit, _copy_state, _hand_add, _hand_count, _is_joker, _next_u64, _rand_below, _seat,
@@ -202,6 +203,17 @@ def _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs):
         total += w
         if r == 0 or (_next_u64(S) >> U11) * (1.0 / 9007199254740992.0) * total < w:
             _copy_state(Gw, Hw, Gc, Hc, G_PLAY_SIZE)
+
+
+@inline
+def _world(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs, Gc, Hc, Gs, Hs):
+    """A world under the seat's ``beliefs`` into Gw/Hw, for both search players: _determinize's,
+    or beliefs=weighted's (Gc/Hc its candidates' scratch; Gs/Hs a copy of G and H, made once per
+    decision by the caller: the weights' scratch)."""
+    if beliefs == BELIEFS_WEIGHTED:
+        _weighted_world(C, G, H, Gw, Hw, p, n, S, pool, unseen, Gc, Hc, Gs, Hs)
+    else:
+        _determinize(C, G, H, Gw, Hw, p, n, S, pool, unseen, beliefs)
 
 
 # --- diagnostics: how right the worlds' beliefs are about the true hands ------------------------
